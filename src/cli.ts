@@ -1,0 +1,135 @@
+/**
+ * The `schema-coerce` command: a thin shell over the text API. Exit 0 on success, 2 on bad
+ * input (usage, unreadable files, text that is not JSON) with one line on stderr and nothing
+ * on stdout.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs as parseCommandLine } from 'node:util';
+import { coerceArgs } from './coerce.js';
+import { ArgsParseError } from './errors.js';
+import { parseArgs, stringifyArgs } from './lossless.js';
+import type { CoerceOptions, IntegerRange } from './types.js';
+
+const HELP = `Usage: schema-coerce --schema <file | inline JSON> [options] [args JSON | -]
+
+Repairs tool-call arguments against the tool's JSON Schema and prints them on stdout.
+Arguments come from the last operand, or from stdin when it is "-" or absent.
+
+Options:
+  -s, --schema <file|json>   the tool's input schema: a file path, or inline JSON text
+  -l, --lenient              also convert strings, booleans, arrays and JSON text by type
+  -r, --report               write each change and refusal to stderr as a JSON line
+      --integer-range <r>    int64 (default), safe or unbounded
+  -h, --help                 show this help
+  -v, --version              show the version
+
+Exit status: 0 done, 2 bad input (the message names the file and position).
+Example:
+  schema-coerce --schema '{"properties":{"line":{"type":"integer"}}}' '{"line":5.0}'
+`;
+
+class UsageError extends Error {}
+
+function main(argv: string[]): number {
+  const { values, positionals } = readCommandLine(argv);
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (values.version) {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  if (values.schema === undefined) throw new UsageError('--schema is required (see --help)');
+  if (positionals.length > 1) throw new UsageError(`expected at most one args operand, got ${positionals.length}`);
+  const range = values['integer-range'];
+  if (range !== undefined && !['int64', 'safe', 'unbounded'].includes(range)) {
+    throw new UsageError(`--integer-range must be int64, safe or unbounded, not "${range}"`);
+  }
+  const schema = readSchema(values.schema);
+  const operand = positionals[0];
+  const [label, text] = operand === undefined || operand === '-' ? ['args (stdin)', readStdin()] : ['args', operand];
+  const args = parseLabelled(text, label);
+  const options: CoerceOptions = {
+    lenient: values.lenient === true,
+    ...(range === undefined ? {} : { integerRange: range as IntegerRange }),
+  };
+  const { value, changes, refusals } = coerceArgs(args, schema, options);
+  const output = value === args ? text.trim() : stringifyArgs(value);
+  if (values.report) {
+    for (const change of changes) process.stderr.write(JSON.stringify({ type: 'change', ...change }) + '\n');
+    for (const { value: refused, ...refusal } of refusals) {
+      process.stderr.write(JSON.stringify({ type: 'refusal', ...refusal, value: stringifyArgs(refused) }) + '\n');
+    }
+  }
+  process.stdout.write(output + '\n');
+  return 0;
+}
+
+function readCommandLine(argv: string[]) {
+  try {
+    return parseCommandLine({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        schema: { type: 'string', short: 's' },
+        lenient: { type: 'boolean', short: 'l' },
+        report: { type: 'boolean', short: 'r' },
+        'integer-range': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** A schema operand is inline JSON when it starts like JSON, else a file path. */
+function readSchema(operand: string): unknown {
+  const inline = /^\s*[{[]|^\s*(?:true|false)\s*$/.test(operand);
+  if (inline) return toPlain(parseLabelled(operand, '--schema (inline)'));
+  let text: string;
+  try {
+    text = readFileSync(operand, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new UsageError(`--schema ${operand}: cannot read the file (${code})`);
+  }
+  return toPlain(parseLabelled(text, `--schema ${operand}`));
+}
+
+function parseLabelled(text: string, label: string): unknown {
+  try {
+    return parseArgs(text);
+  } catch (error) {
+    if (error instanceof ArgsParseError) throw new UsageError(`${label}: ${error.message.replace('[schema-coerce] ', '')}`);
+    throw error;
+  }
+}
+
+/** Schemas are read as plain JSON values: lossless numbers become numbers. */
+function toPlain(value: unknown): unknown {
+  return JSON.parse(stringifyArgs(value));
+}
+
+function readStdin(): string {
+  if (process.stdin.isTTY) throw new UsageError('no args given: pass them as an operand or on stdin');
+  try {
+    return readFileSync(0, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read stdin (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+declare const __VERSION__: string;
+const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : 'dev';
+
+try {
+  process.exitCode = main(process.argv.slice(2));
+} catch (error) {
+  const message = error instanceof UsageError ? error.message : `unexpected error: ${String(error)}`;
+  process.stderr.write(`schema-coerce: ${message.replace(/\s+/g, ' ')}\n`);
+  process.exitCode = error instanceof UsageError ? 2 : 1;
+}

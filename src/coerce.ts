@@ -1,0 +1,110 @@
+/** The public coercion functions of the package root. */
+import { resolveRules } from './lenient.js';
+import { parseArgs, stringifyArgs } from './lossless.js';
+import type { IntegerRange } from './numbers.js';
+import { planFor } from './plan.js';
+import type { CoerceOptions, CoerceResult, Refusal } from './types.js';
+import { Session, walk } from './walk.js';
+
+const NOTHING: readonly never[] = Object.freeze([]);
+const RANGES: readonly IntegerRange[] = ['int64', 'safe', 'unbounded'];
+
+/**
+ * Coerces tool-call arguments against the tool's JSON Schema and reports what it did.
+ *
+ * By default only integer restoration runs: a number at a position where an applicable schema
+ * declares `"integer"` and whose value is whole is rewritten to its integer literal (`5.0` → `5`).
+ * With `lenient`, values of the wrong JSON type are converted where that is unambiguous.
+ * Pure: never mutates `args` or `schema`, never throws on any value of either; a value it
+ * cannot act on stays as it is and is listed in `refusals`.
+ *
+ * @param args - Arguments, typically from `parseArgs` so numbers keep their literal text.
+ * @param schema - The tool's input JSON Schema. Anything that is not an object schema is a no-op.
+ * @param options - `integerRange` and `lenient`.
+ * @returns `{ value, changes, refusals }`; `value` is `args` itself when nothing changed.
+ * @example
+ * const { value, changes } = coerceArgs(parseArgs('{"line":5.0}'), { properties: { line: { type: 'integer' } } })
+ * stringifyArgs(value) // '{"line":5}'
+ * changes // [{ path: '/line', from: '5.0', to: '5', rule: 'integer-literal' }]
+ */
+export function coerceArgs(args: unknown, schema: unknown, options?: CoerceOptions): CoerceResult {
+  const session = new Session(rangeOf(options?.integerRange), resolveRules(options?.lenient));
+  try {
+    const plan = planFor(schema);
+    if (plan === null || (plan.work & session.work) === 0) return { value: args, changes: NOTHING, refusals: NOTHING };
+    const value = walk(args, plan, session);
+    return { value, changes: session.changes, refusals: session.refusals };
+  } catch (error) {
+    return { value: args, changes: NOTHING, refusals: [unreadable(args, error)] };
+  }
+}
+
+/**
+ * Restores integer literals wherever the schema says `"integer"` and returns the arguments
+ * alone: the very same reference when nothing changed.
+ *
+ * @param args - Arguments, typically from `parseArgs`; plain numbers and bigints stay as they are.
+ * @param schema - The tool's input JSON Schema.
+ * @param options - `integerRange` (`lenient` is ignored here: the result keeps the input's type).
+ * @returns The arguments with integer literals restored.
+ * @example
+ * coerceIntegerArgs(parseArgs('{"line":5.0,"t":1.0}'), schema) // line: 5, t: 1.0 (a number field)
+ */
+export function coerceIntegerArgs<T>(args: T, schema: unknown, options?: CoerceOptions): T {
+  const range = options?.integerRange;
+  return coerceArgs(args, schema, range === undefined ? undefined : { integerRange: range }).value as T;
+}
+
+/**
+ * Text in, text out: parses the arguments losslessly, coerces them, and writes them back.
+ * When nothing changes, the input string itself comes back (byte-identical, white space and all).
+ *
+ * @param text - The raw arguments JSON, e.g. an OpenAI-style `arguments` string.
+ * @param schema - The tool's input JSON Schema.
+ * @param options - `integerRange` and `lenient`.
+ * @returns The coerced JSON text.
+ * @throws {ArgsParseError} When `text` is not JSON; nothing partial is returned.
+ * @example
+ * coerceArgsJson('{"line":5.0,"column":1.0,"filePath":"server.go"}', schema)
+ * // '{"line":5,"column":1,"filePath":"server.go"}'
+ */
+export function coerceArgsJson(text: string, schema: unknown, options?: CoerceOptions): string {
+  const parsed = parseArgs(text);
+  const { value } = coerceArgs(parsed, schema, options);
+  return value === parsed ? text : stringifyArgs(value);
+}
+
+/**
+ * The display string of a tool call, made by the very same coercion as dispatch, so what a
+ * user reads is what the server receives. Without a schema the arguments show as they are.
+ *
+ * @param name - The tool's name.
+ * @param args - The arguments (from `parseArgs`, or plain values).
+ * @param schema - The tool's input JSON Schema, if known.
+ * @param options - The same options dispatch uses.
+ * @returns E.g. `get_symbol_info({"line":5,"column":1,"filePath":"server.go"})`.
+ */
+export function formatToolCall(name: string, args: unknown, schema?: unknown, options?: CoerceOptions): string {
+  if (args === undefined) return `${name}()`;
+  const shown = schema === undefined ? args : coerceArgs(args, schema, options).value;
+  try {
+    return `${name}(${stringifyArgs(shown)})`;
+  } catch {
+    return `${name}(${String(shown)})`;
+  }
+}
+
+function rangeOf(range: unknown): IntegerRange {
+  return RANGES.includes(range as IntegerRange) ? (range as IntegerRange) : 'int64';
+}
+
+function unreadable(args: unknown, error: unknown): Refusal {
+  const reason = error instanceof Error ? error.message : String(error);
+  return {
+    path: '',
+    value: args,
+    reason: 'unreadable',
+    expected: [],
+    message: `the arguments were left as they are: reading them or the schema threw (${reason})`,
+  };
+}

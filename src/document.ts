@@ -1,0 +1,148 @@
+/**
+ * A schema document: every subschema object in it, the base URI each one is read against, and
+ * the `$id` resources and anchors that local `$ref`s resolve to. Built once per root schema by
+ * an iterative walk that terminates on cyclic JS objects.
+ */
+import { hasOwn, ownValue } from './_utils.js';
+import { ARRAY_SUBSCHEMAS, MAP_SUBSCHEMAS, SINGLE_SUBSCHEMA } from './keywords.js';
+import { parsePointer } from './pointer.js';
+
+/** A schema in object form; boolean schemas never reach the document. */
+export type SchemaObject = Record<string, unknown>;
+
+const DEFAULT_BASE = 'https://schema-coerce.invalid/root';
+
+/** The index of one root schema. */
+export class SchemaDocument {
+  /** Every subschema object reached from the root, root first. */
+  readonly schemas: SchemaObject[] = [];
+  private readonly bases = new Map<SchemaObject, string>();
+  private readonly resources = new Map<string, SchemaObject>();
+  private readonly anchors = new Map<string, SchemaObject>();
+
+  constructor(root: SchemaObject) {
+    this.add(root, DEFAULT_BASE);
+  }
+
+  /** True when `schema` is part of this document. */
+  has(schema: SchemaObject): boolean {
+    return this.bases.has(schema);
+  }
+
+  /**
+   * Walks `schema` and its subschemas into the index, reading them against `base`. Objects
+   * already indexed are skipped, so shared and cyclic objects are visited once.
+   */
+  add(schema: SchemaObject, base: string): void {
+    const stack: [SchemaObject, string][] = [[schema, base]];
+    while (stack.length > 0) {
+      const [current, outerBase] = stack.pop()!;
+      if (this.bases.has(current)) continue;
+      const currentBase = this.register(current, outerBase);
+      this.schemas.push(current);
+      forEachSubschema(current, (sub) => stack.push([sub, currentBase]));
+    }
+  }
+
+  /**
+   * The schema a reference points to, or `undefined` when it is remote, dangling or malformed.
+   *
+   * @param ref - The reference text (`#`, `#/json/pointer`, `#anchor`, `other.json#…`).
+   * @param from - The schema holding the reference; its base URI resolves `ref`.
+   */
+  resolve(ref: string, from: SchemaObject): unknown {
+    const url = parseUrl(ref, this.bases.get(from) ?? DEFAULT_BASE);
+    if (url === undefined) return undefined;
+    const fragment = safeDecode(url.hash.slice(1));
+    url.hash = '';
+    const resource = this.resources.get(url.href);
+    if (resource === undefined || fragment === undefined) return undefined;
+    if (fragment === '') return resource;
+    if (fragment[0] !== '/') return this.anchors.get(url.href + '#' + fragment);
+    return followPointer(resource, fragment);
+  }
+
+  private register(schema: SchemaObject, outerBase: string): string {
+    let base = outerBase;
+    if (this.schemas.length === 0) this.resources.set(base, schema);
+    const id = ownValue(schema, '$id');
+    if (typeof id === 'string') {
+      const url = parseUrl(id, outerBase);
+      if (url !== undefined) {
+        const fragment = url.hash.slice(1);
+        url.hash = '';
+        if (id[0] === '#') {
+          this.anchors.set(url.href + '#' + fragment, schema);
+        } else {
+          base = url.href;
+          this.resources.set(base, schema);
+          if (fragment !== '' && fragment[0] !== '/') this.anchors.set(base + '#' + fragment, schema);
+        }
+      }
+    }
+    for (const keyword of ['$anchor', '$dynamicAnchor']) {
+      const anchor = ownValue(schema, keyword);
+      if (typeof anchor === 'string') this.anchors.set(base + '#' + anchor, schema);
+    }
+    this.bases.set(schema, base);
+    return base;
+  }
+}
+
+/** Calls `visit` with every subschema object a known keyword of `schema` holds. */
+export function forEachSubschema(schema: SchemaObject, visit: (sub: SchemaObject) => void): void {
+  for (const keyword of SINGLE_SUBSCHEMA) {
+    const sub = ownValue(schema, keyword);
+    if (isSchemaObject(sub)) visit(sub);
+  }
+  for (const keyword of ARRAY_SUBSCHEMAS) {
+    const subs = ownValue(schema, keyword);
+    if (Array.isArray(subs)) for (const sub of subs) if (isSchemaObject(sub)) visit(sub);
+  }
+  for (const keyword of MAP_SUBSCHEMAS) {
+    const map = ownValue(schema, keyword);
+    if (!isSchemaObject(map)) continue;
+    for (const name of Object.keys(map)) {
+      const sub = map[name];
+      if (isSchemaObject(sub)) visit(sub);
+    }
+  }
+}
+
+/** A schema in object form (not an array, not null). */
+export function isSchemaObject(value: unknown): value is SchemaObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function followPointer(resource: SchemaObject, pointer: string): unknown {
+  const tokens = parsePointer(pointer);
+  if (tokens === undefined) return undefined;
+  let current: unknown = resource;
+  for (const token of tokens) {
+    if (Array.isArray(current)) {
+      if (!/^(?:0|[1-9]\d*)$/.test(token)) return undefined;
+      current = current[Number(token)];
+    } else if (typeof current === 'object' && current !== null && hasOwn(current, token)) {
+      current = (current as SchemaObject)[token];
+    } else {
+      return undefined;
+    }
+  }
+  return current;
+}
+
+function parseUrl(ref: string, base: string): URL | undefined {
+  try {
+    return new URL(ref, base);
+  } catch {
+    return undefined;
+  }
+}
+
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * schema-coerce: repair LLM tool-call arguments against the tool's own JSON Schema.
+ * @packageDocumentation
+ */
+export { coerceArgs, coerceArgsJson, coerceIntegerArgs, formatToolCall } from './coerce.js';
+export { ArgsParseError } from './errors.js';
+export { LosslessNumber, isLosslessNumber, parseArgs, stringifyArgs } from './lossless.js';
+export type { TextLocation } from './errors.js';
+export type {
+  Change, ChangeRule, CoerceOptions, CoerceResult, IntegerRange, JsonType, LenientRules, Refusal, RefusalReason,
+} from './types.js';

@@ -1,0 +1,60 @@
+/**
+ * Keyword tables: how each JSON Schema keyword holds subschemas, and which of them the plan
+ * follows. The loops that walk schemas stay generic; a new keyword is one table entry.
+ */
+
+/** Keywords whose value is one subschema. */
+export const SINGLE_SUBSCHEMA: readonly string[] = [
+  'items', 'additionalItems', 'additionalProperties', 'unevaluatedItems', 'unevaluatedProperties',
+  'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'contentSchema',
+];
+
+/** Keywords whose value is an array of subschemas (`items` only in draft-07 tuple form). */
+export const ARRAY_SUBSCHEMAS: readonly string[] = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
+
+/** Keywords whose value maps names to subschemas (`dependencies` only where a value is a schema). */
+export const MAP_SUBSCHEMAS: readonly string[] = [
+  'properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies',
+];
+
+/** Applicators whose subschemas apply to the same value, every branch at once (union semantics). */
+export const IN_PLACE_ARRAY: readonly string[] = ['allOf', 'anyOf', 'oneOf'];
+/** Single in-place applicators that are followed; `not` and `if` never are. */
+export const IN_PLACE_SINGLE: readonly string[] = ['then', 'else'];
+/** Map-valued in-place applicators. */
+export const IN_PLACE_MAP: readonly string[] = ['dependentSchemas', 'dependencies'];
+/** Reference keywords, resolved within the document. */
+export const REF_KEYWORDS: readonly string[] = ['$ref', '$dynamicRef', '$recursiveRef'];
+
+/** JSON types as bits of a mask. */
+export const TYPE_BITS = {
+  null: 1,
+  boolean: 2,
+  integer: 4,
+  number: 8,
+  string: 16,
+  array: 32,
+  object: 64,
+} as const;
+
+/** A JSON type name. */
+export type JsonType = keyof typeof TYPE_BITS;
+
+/** Every type: what an unconstrained position accepts. */
+export const ALL_TYPES = 127;
+
+const TYPE_NAMES = Object.keys(TYPE_BITS) as JsonType[];
+
+/** The type names set in a mask, in a fixed order. */
+export function typeNames(mask: number): JsonType[] {
+  return TYPE_NAMES.filter((name) => (mask & TYPE_BITS[name]) !== 0);
+}
+
+/** The mask of a `type` keyword value (a name or an array of names); 0 when absent or malformed. */
+export function typeMaskOf(type: unknown): number {
+  if (typeof type === 'string') return (TYPE_BITS as Record<string, number>)[type] ?? 0;
+  if (!Array.isArray(type)) return 0;
+  let mask = 0;
+  for (const name of type) if (typeof name === 'string') mask |= (TYPE_BITS as Record<string, number>)[name] ?? 0;
+  return mask;
+}

@@ -1,0 +1,140 @@
+/**
+ * Lenient conversions: a value whose JSON type no applicable schema accepts is converted to
+ * one that is, behind a strict format whitelist. Format first, then conversion; every
+ * candidate conversion is computed, and when they disagree the value is refused, never guessed.
+ */
+import { TYPE_BITS } from './keywords.js';
+import { LosslessNumber, isLosslessNumber, parseArgs, stringifyArgs } from './lossless.js';
+import { fitsFloat64, isJsonNumberLiteral, toIntegerLiteral, type NotInteger } from './numbers.js';
+import type { PlanNode } from './plan.js';
+import type { ChangeRule, LenientRules } from './types.js';
+import type { Session } from './walk.js';
+
+/** Lenient rules with every switch decided. */
+export type Rules = Required<LenientRules>;
+
+/** Resolves the `lenient` option: `false`/absent is `null` (integer restoration only). */
+export function resolveRules(lenient: boolean | LenientRules | undefined): Rules | null {
+  if (lenient === undefined || lenient === false) return null;
+  const given: LenientRules = lenient === true ? {} : lenient;
+  return {
+    strings: given.strings !== false,
+    booleans: given.booleans !== false,
+    arrays: given.arrays !== false,
+    jsonText: given.jsonText !== false,
+    nulls: given.nulls !== false,
+    numbersToStrings: given.numbersToStrings !== false,
+  };
+}
+
+interface Candidate {
+  readonly value: unknown;
+  readonly rule: ChangeRule;
+  readonly inner?: Session;
+}
+
+const CONTAINERS = TYPE_BITS.array | TYPE_BITS.object;
+
+/**
+ * Converts a value that the node does not accept, or refuses it. Called only in lenient mode.
+ *
+ * @returns The converted value, or the value itself when refused (the refusal is recorded).
+ */
+export function convertLeniently(value: unknown, node: PlanNode, session: Session): unknown {
+  const rules = session.rules!;
+  const mask = node.accept;
+  const candidates: Candidate[] = [];
+  let failure: NotInteger | undefined;
+
+  if (typeof value === 'string') {
+    const trimmed = value.trim();
+    const numeric = rules.strings && isJsonNumberLiteral(trimmed);
+    if (numeric && (mask & TYPE_BITS.integer) !== 0) {
+      const literal = toIntegerLiteral(trimmed, session.range);
+      if (literal === 'not-whole' || literal === 'out-of-range') failure = literal;
+      else candidates.push({ value: new LosslessNumber(literal), rule: 'string-to-integer' });
+    }
+    if (numeric && (mask & TYPE_BITS.number) !== 0) {
+      if (fitsFloat64(trimmed)) {
+        const literal = node.integer ? toIntegerLiteral(trimmed, session.range) : trimmed;
+        const text = literal === 'not-whole' || literal === 'out-of-range' ? trimmed : literal;
+        candidates.push({ value: new LosslessNumber(text), rule: 'string-to-number' });
+      } else {
+        failure = 'out-of-range';
+      }
+    }
+    if (rules.booleans && (mask & TYPE_BITS.boolean) !== 0) {
+      if (value === 'true' || value === '1') candidates.push({ value: true, rule: 'string-to-boolean' });
+      if (value === 'false' || value === '0') candidates.push({ value: false, rule: 'string-to-boolean' });
+    }
+    if (rules.nulls && (mask & TYPE_BITS.null) !== 0 && value === 'null') {
+      candidates.push({ value: null, rule: 'string-to-null' });
+    }
+    const parsed = rules.jsonText && (mask & CONTAINERS) !== 0 && (mask & ~(CONTAINERS | TYPE_BITS.null)) === 0
+      ? settledJsonText(trimmed, node, session)
+      : undefined;
+    if (parsed !== undefined) candidates.push(parsed);
+    else wrapInArray(value, node, session, candidates);
+  } else if (typeof value === 'number' || isLosslessNumber(value)) {
+    const literal = typeof value === 'number' ? String(value) : value.value;
+    if (rules.numbersToStrings && (mask & TYPE_BITS.string) !== 0 && isJsonNumberLiteral(literal)) {
+      candidates.push({ value: literal, rule: 'number-to-string' });
+    }
+    if (rules.booleans && (mask & TYPE_BITS.boolean) !== 0) {
+      const bit = toIntegerLiteral(literal, 'safe');
+      if (bit === '1' || bit === '0') candidates.push({ value: bit === '1', rule: 'number-to-boolean' });
+    }
+    const whole = (mask & TYPE_BITS.integer) !== 0 ? toIntegerLiteral(literal, session.range) : undefined;
+    if (whole === 'not-whole' || whole === 'out-of-range') failure = whole;
+    wrapInArray(value, node, session, candidates);
+  } else if (typeof value === 'boolean') {
+    wrapInArray(value, node, session, candidates);
+  }
+
+  return settle(value, node, session, candidates, failure);
+}
+
+/** Takes the single conversion there is, or refuses when there is none or they disagree. */
+function settle(
+  value: unknown,
+  node: PlanNode,
+  session: Session,
+  candidates: readonly Candidate[],
+  failure: NotInteger | undefined,
+): unknown {
+  const [first] = candidates;
+  if (first === undefined) {
+    session.refuse(value, node, failure ?? 'unconvertible');
+    return value;
+  }
+  const text = stringifyArgs(first.value);
+  if (candidates.some((candidate) => stringifyArgs(candidate.value) !== text)) {
+    session.refuse(value, node, 'ambiguous');
+    return value;
+  }
+  session.change(value, first.value, first.rule);
+  if (first.inner !== undefined) session.changes.push(...first.inner.changes);
+  return first.value;
+}
+
+/** A string of JSON array or object text, parsed losslessly and coerced, if it settles fully. */
+function settledJsonText(text: string, node: PlanNode, session: Session): Candidate | undefined {
+  if (text[0] !== '[' && text[0] !== '{') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = parseArgs(text);
+  } catch {
+    return undefined;
+  }
+  const kind = Array.isArray(parsed) ? TYPE_BITS.array : TYPE_BITS.object;
+  if ((node.accept & kind) === 0) return undefined;
+  const inner = session.nest(parsed, node);
+  return inner.refusals.length === 0 ? { value: inner.value, rule: 'json-text', inner } : undefined;
+}
+
+/** A scalar where an array is accepted becomes `[scalar]`, if its element then settles. */
+function wrapInArray(value: unknown, node: PlanNode, session: Session, candidates: Candidate[]): void {
+  if (!session.rules!.arrays || (node.accept & TYPE_BITS.array) === 0) return;
+  const inner = session.nest([value], node);
+  if (inner.refusals.length === 0) candidates.push({ value: inner.value, rule: 'wrap-in-array', inner });
+}

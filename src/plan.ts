@@ -1,0 +1,366 @@
+/**
+ * The plan: a JSON Schema compiled into nodes, one node per set of schemas that apply at a
+ * value position. It is the single source of truth for "which schemas apply here": the walk,
+ * lenient decisions and undeclared-key detection all ask it, and nothing else walks the schema.
+ *
+ * Compiled once per schema object and cached in a `WeakMap`; child nodes are built lazily, so
+ * recursive schemas cost only as much as the value is deep. Schemas are treated as immutable.
+ */
+import { hasOwn, ownValue } from './_utils.js';
+import { SchemaDocument, isSchemaObject, type SchemaObject } from './document.js';
+import {
+  ALL_TYPES, IN_PLACE_ARRAY, IN_PLACE_MAP, IN_PLACE_SINGLE, REF_KEYWORDS, TYPE_BITS, typeMaskOf,
+} from './keywords.js';
+import { isLosslessNumber } from './lossless.js';
+import { isWholeLiteral } from './numbers.js';
+import { compilePattern } from './patterns.js';
+
+/** `PlanNode.work` bit: an integer position is at or below this node. */
+export const WORK_INTEGER = 1;
+/** `PlanNode.work` bit: a typed position (`type`, `enum`, `const`) is at or below this node. */
+export const WORK_LENIENT = 2;
+
+/** Recursion bound for the accepted-types analysis of nested combinators. */
+const MAX_ACCEPT_DEPTH = 64;
+/** Per-node bound on cached child lookups for keys the schema does not declare. */
+const MAX_CACHED_KEYS = 4096;
+
+/** The schemas that apply at one value position, with what the walk needs to know of them. */
+export class PlanNode {
+  /** Some applicable schema declares `"integer"`. */
+  readonly integer: boolean;
+  /** Mask of the JSON types every applicable constraint accepts (`ALL_TYPES` when unconstrained). */
+  readonly accept: number;
+  /** `WORK_INTEGER` / `WORK_LENIENT` bits: whether anything at or below needs a look. */
+  readonly work: number;
+  /** The applicable schema objects, combinator branches and `$ref` targets included. */
+  readonly members: readonly SchemaObject[];
+  private readonly compiler: Compiler;
+  private keyed: Map<string, PlanNode | null> | undefined;
+  private tuple: (PlanNode | null | undefined)[] | undefined;
+  private rest: PlanNode | null | undefined;
+
+  constructor(compiler: Compiler, members: readonly SchemaObject[], accept: number) {
+    this.compiler = compiler;
+    this.members = members;
+    this.accept = accept;
+    let integer = false;
+    let work = 0;
+    for (const member of members) {
+      integer ||= (typeMaskOf(ownValue(member, 'type')) & TYPE_BITS.integer) !== 0;
+      work |= compiler.reach(member);
+    }
+    this.integer = integer;
+    this.work = work;
+  }
+
+  /** The node for the value at property `key` of an object here, or `null` when none applies. */
+  child(key: string): PlanNode | null {
+    const cache = (this.keyed ??= new Map());
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+    const entries: unknown[] = [];
+    for (const member of this.members) {
+      let matched = false;
+      const properties = ownValue(member, 'properties');
+      if (isSchemaObject(properties) && hasOwn(properties, key)) {
+        entries.push(properties[key]);
+        matched = true;
+      }
+      for (const [pattern, schema] of this.compiler.patterns(member)) {
+        if (pattern.test(key)) {
+          entries.push(schema);
+          matched = true;
+        }
+      }
+      if (!matched) entries.push(ownValue(member, 'additionalProperties'));
+    }
+    const node = this.compiler.node(entries);
+    if (cache.size < MAX_CACHED_KEYS) cache.set(key, node);
+    return node;
+  }
+
+  /** The node for the array element at `index` here, or `null` when none applies. */
+  item(index: number): PlanNode | null {
+    const tuple = (this.tuple ??= new Array(this.compiler.tupleLength(this.members)));
+    if (index >= tuple.length) return (this.rest ??= this.itemNode(index));
+    return (tuple[index] ??= this.itemNode(index));
+  }
+
+  private itemNode(index: number): PlanNode | null {
+    const entries: unknown[] = [];
+    for (const member of this.members) {
+      const prefix = ownValue(member, 'prefixItems');
+      const items = ownValue(member, 'items');
+      if (Array.isArray(prefix)) {
+        entries.push(index < prefix.length ? prefix[index] : Array.isArray(items) ? undefined : items);
+      } else if (Array.isArray(items)) {
+        entries.push(index < items.length ? items[index] : ownValue(member, 'additionalItems'));
+      } else {
+        entries.push(items);
+      }
+    }
+    return this.compiler.node(entries);
+  }
+}
+
+/** Compiles the schemas of one document into plan nodes. */
+class Compiler {
+  private readonly doc: SchemaDocument;
+  private readonly ids = new Map<SchemaObject, number>();
+  private readonly nodes = new Map<string, PlanNode | null>();
+  private readonly refs = new Map<SchemaObject, SchemaObject[]>();
+  private readonly closures = new Map<SchemaObject, SchemaObject[]>();
+  private readonly accepts = new Map<SchemaObject, number>();
+  private readonly marks = new Map<SchemaObject, number>();
+  private readonly compiledPatterns = new Map<SchemaObject, [RegExp, unknown][]>();
+
+  constructor(root: SchemaObject) {
+    this.doc = new SchemaDocument(root);
+    this.markReach();
+  }
+
+  /** The root node. */
+  root(schema: SchemaObject): PlanNode | null {
+    return this.node([schema]);
+  }
+
+  /** `WORK_*` bits of everything reachable from `schema` (itself included). */
+  reach(schema: SchemaObject): number {
+    return this.marks.get(schema) ?? 0;
+  }
+
+  /** The node for a set of entry schemas (non-object entries are ignored), memoised. */
+  node(entries: readonly unknown[]): PlanNode | null {
+    const schemas: SchemaObject[] = [];
+    for (const entry of entries) if (isSchemaObject(entry) && !schemas.includes(entry)) schemas.push(entry);
+    if (schemas.length === 0) return null;
+    const key = schemas.map((schema) => this.idOf(schema)).sort((a, b) => a - b).join(',');
+    const known = this.nodes.get(key);
+    if (known !== undefined) return known;
+    const members = schemas.length === 1 ? this.closure(schemas[0]!) : unionOf(schemas.map((s) => this.closure(s)));
+    let accept = ALL_TYPES;
+    for (const schema of schemas) accept &= this.acceptOf(schema, 0);
+    const node = new PlanNode(this, members, accept);
+    this.nodes.set(key, node);
+    return node;
+  }
+
+  /** Compiled `patternProperties` of a schema; invalid or unsafe patterns are left out. */
+  patterns(schema: SchemaObject): [RegExp, unknown][] {
+    let compiled = this.compiledPatterns.get(schema);
+    if (compiled === undefined) {
+      compiled = [];
+      const map = ownValue(schema, 'patternProperties');
+      if (isSchemaObject(map)) {
+        for (const source of Object.keys(map)) {
+          const pattern = compilePattern(source);
+          if (pattern !== undefined) compiled.push([pattern, map[source]]);
+        }
+      }
+      this.compiledPatterns.set(schema, compiled);
+    }
+    return compiled;
+  }
+
+  /** The longest tuple (`prefixItems`, or draft-07 array `items`) among `members`. */
+  tupleLength(members: readonly SchemaObject[]): number {
+    let length = 0;
+    for (const member of members) {
+      const prefix = ownValue(member, 'prefixItems');
+      const tuple = Array.isArray(prefix) ? prefix : ownValue(member, 'items');
+      if (Array.isArray(tuple)) length = Math.max(length, tuple.length);
+    }
+    return length;
+  }
+
+  private idOf(schema: SchemaObject): number {
+    let id = this.ids.get(schema);
+    if (id === undefined) {
+      id = this.ids.size;
+      this.ids.set(schema, id);
+    }
+    return id;
+  }
+
+  /** The resolved targets of `$ref`, `$dynamicRef` and `$recursiveRef`, indexed into the document. */
+  private refTargets(schema: SchemaObject): SchemaObject[] {
+    let targets = this.refs.get(schema);
+    if (targets === undefined) {
+      targets = [];
+      for (const keyword of REF_KEYWORDS) {
+        const ref = ownValue(schema, keyword);
+        if (typeof ref !== 'string') continue;
+        const target = this.doc.resolve(ref, schema);
+        if (!isSchemaObject(target)) continue;
+        if (!this.doc.has(target)) this.doc.add(target, 'https://schema-coerce.invalid/root');
+        targets.push(target);
+      }
+      this.refs.set(schema, targets);
+    }
+    return targets;
+  }
+
+  /** Schemas that apply to the same value as `schema`: itself, branches, then/else, refs. */
+  private closure(schema: SchemaObject): SchemaObject[] {
+    let members = this.closures.get(schema);
+    if (members === undefined) {
+      members = [schema];
+      const seen = new Set(members);
+      for (let i = 0; i < members.length; i++) {
+        for (const next of this.inPlace(members[i]!)) {
+          if (!seen.has(next)) {
+            seen.add(next);
+            members.push(next);
+          }
+        }
+      }
+      this.closures.set(schema, members);
+    }
+    return members;
+  }
+
+  /** Subschemas applied in place: combinator branches, then/else, dependent schemas, refs. */
+  private inPlace(schema: SchemaObject): SchemaObject[] {
+    const out: SchemaObject[] = [];
+    for (const keyword of IN_PLACE_ARRAY) {
+      const branches = ownValue(schema, keyword);
+      if (Array.isArray(branches)) for (const branch of branches) if (isSchemaObject(branch)) out.push(branch);
+    }
+    for (const keyword of IN_PLACE_SINGLE) {
+      const sub = ownValue(schema, keyword);
+      if (isSchemaObject(sub)) out.push(sub);
+    }
+    for (const keyword of IN_PLACE_MAP) {
+      const map = ownValue(schema, keyword);
+      if (!isSchemaObject(map)) continue;
+      for (const name of Object.keys(map)) {
+        const sub = map[name];
+        if (isSchemaObject(sub)) out.push(sub);
+      }
+    }
+    out.push(...this.refTargets(schema));
+    return out;
+  }
+
+  /** Subschemas that apply to child values: properties, patterns, additional, items. */
+  private positional(schema: SchemaObject): SchemaObject[] {
+    const out: SchemaObject[] = [];
+    for (const keyword of ['properties', 'patternProperties']) {
+      const map = ownValue(schema, keyword);
+      if (!isSchemaObject(map)) continue;
+      for (const name of Object.keys(map)) {
+        const sub = map[name];
+        if (isSchemaObject(sub)) out.push(sub);
+      }
+    }
+    for (const keyword of ['additionalProperties', 'items', 'additionalItems', 'prefixItems']) {
+      const sub = ownValue(schema, keyword);
+      if (isSchemaObject(sub)) out.push(sub);
+      else if (Array.isArray(sub)) for (const item of sub) if (isSchemaObject(item)) out.push(item);
+    }
+    return out;
+  }
+
+  /**
+   * Marks every schema of the document with the `WORK_*` bits reachable from it, by one pass
+   * backwards over the reference and position edges, so the walk can skip idle subtrees whole.
+   */
+  private markReach(): void {
+    const schemas = this.doc.schemas;
+    const parents = new Map<SchemaObject, SchemaObject[]>();
+    for (let i = 0; i < schemas.length; i++) {
+      const schema = schemas[i]!;
+      for (const next of [...this.inPlace(schema), ...this.positional(schema)]) {
+        const list = parents.get(next);
+        if (list === undefined) parents.set(next, [schema]);
+        else list.push(schema);
+      }
+    }
+    for (const [bit, seeds] of [
+      [WORK_INTEGER, schemas.filter((s) => (typeMaskOf(ownValue(s, 'type')) & TYPE_BITS.integer) !== 0)],
+      [WORK_LENIENT, schemas.filter(isTyped)],
+    ] as const) {
+      const queue = [...seeds];
+      for (const seed of seeds) this.marks.set(seed, (this.marks.get(seed) ?? 0) | bit);
+      while (queue.length > 0) {
+        for (const parent of parents.get(queue.pop()!) ?? []) {
+          const mark = this.marks.get(parent) ?? 0;
+          if ((mark & bit) === 0) {
+            this.marks.set(parent, mark | bit);
+            queue.push(parent);
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * The types a schema lets through: `type`, narrowed by `enum`/`const`, `allOf` (every branch),
+   * `anyOf`/`oneOf` (some branch) and refs. Cycles and deep nesting answer "anything", which
+   * only ever makes lenient mode more careful.
+   */
+  private acceptOf(schema: unknown, depth: number): number {
+    if (schema === false) return 0;
+    if (!isSchemaObject(schema) || depth > MAX_ACCEPT_DEPTH) return ALL_TYPES;
+    const known = this.accepts.get(schema);
+    if (known !== undefined) return known;
+    this.accepts.set(schema, ALL_TYPES);
+    let mask = typeMaskOf(ownValue(schema, 'type')) || ALL_TYPES;
+    if (hasOwn(schema, 'const')) mask &= valueTypeMask(schema['const']);
+    const enumValues = ownValue(schema, 'enum');
+    if (Array.isArray(enumValues)) mask &= enumValues.reduce((m: number, v) => m | valueTypeMask(v), 0);
+    const allOf = ownValue(schema, 'allOf');
+    if (Array.isArray(allOf)) for (const branch of allOf) mask &= this.acceptOf(branch, depth + 1);
+    for (const keyword of ['anyOf', 'oneOf']) {
+      const branches = ownValue(schema, keyword);
+      if (!Array.isArray(branches) || branches.length === 0) continue;
+      let union = 0;
+      for (const branch of branches) union |= this.acceptOf(branch, depth + 1);
+      mask &= union;
+    }
+    for (const target of this.refTargets(schema)) mask &= this.acceptOf(target, depth + 1);
+    this.accepts.set(schema, mask);
+    return mask;
+  }
+}
+
+function isTyped(schema: SchemaObject): boolean {
+  return typeMaskOf(ownValue(schema, 'type')) !== 0 || hasOwn(schema, 'enum') || hasOwn(schema, 'const');
+}
+
+/** The type bit of a JSON value as it appears in `enum` or `const`. */
+function valueTypeMask(value: unknown): number {
+  if (value === null) return TYPE_BITS.null;
+  switch (typeof value) {
+    case 'boolean': return TYPE_BITS.boolean;
+    case 'string': return TYPE_BITS.string;
+    case 'bigint': return TYPE_BITS.integer;
+    case 'number': return Number.isInteger(value) ? TYPE_BITS.integer : TYPE_BITS.number;
+    case 'object':
+      if (Array.isArray(value)) return TYPE_BITS.array;
+      if (isLosslessNumber(value)) return isWholeLiteral(value.value) ? TYPE_BITS.integer : TYPE_BITS.number;
+      return TYPE_BITS.object;
+    default: return 0;
+  }
+}
+
+function unionOf(lists: SchemaObject[][]): SchemaObject[] {
+  return [...new Set(lists.flat())];
+}
+
+const plans = new WeakMap<object, PlanNode | null>();
+
+/**
+ * The cached plan root for a schema, or `null` when the schema is not an object (boolean
+ * schemas, `null`, strings, arrays and numbers coerce nothing).
+ */
+export function planFor(schema: unknown): PlanNode | null {
+  if (!isSchemaObject(schema)) return null;
+  let root = plans.get(schema);
+  if (root === undefined) {
+    root = new Compiler(schema).root(schema);
+    plans.set(schema, root);
+  }
+  return root;
+}

@@ -1,0 +1,98 @@
+/** Public types: options and the report of a coercion. */
+import type { JsonType } from './keywords.js';
+import type { IntegerRange } from './numbers.js';
+
+export type { IntegerRange, JsonType };
+
+/**
+ * Lenient rules, each on unless set to `false` (`lenient: true` turns all of them on).
+ */
+export interface LenientRules {
+  /** Numeric strings to integers and numbers (`"1"` → `1`, `"100.50"` → `100.50`). */
+  readonly strings?: boolean;
+  /** `"true"`/`"1"`/`1` → `true`, `"false"`/`"0"`/`0` → `false`; nothing else. */
+  readonly booleans?: boolean;
+  /** A scalar where only arrays are accepted becomes a one-element array (`"a"` → `["a"]`). */
+  readonly arrays?: boolean;
+  /** A string holding JSON text of an array or object, where only those are accepted, is parsed. */
+  readonly jsonText?: boolean;
+  /** `"null"` → `null` where null is accepted and a string is not. */
+  readonly nulls?: boolean;
+  /** A number becomes its exact literal text where only strings are accepted (`4` → `"4"`). */
+  readonly numbersToStrings?: boolean;
+}
+
+/** Options of every coercion function. */
+export interface CoerceOptions {
+  /**
+   * Which whole values become integer literals: `"int64"` (default; others stay as they are),
+   * `"safe"` (±(2^53−1)), or `"unbounded"` (any whole value, exactly; an exponent is never
+   * expanded into more than 4,096 digits, or the literal's own length if that is longer).
+   */
+  readonly integerRange?: IntegerRange;
+  /** Opt-in repair of strings, booleans, arrays and JSON text by the schema's declared types. */
+  readonly lenient?: boolean | LenientRules;
+}
+
+/** The rule that made a change. */
+export type ChangeRule =
+  | 'integer-literal'
+  | 'string-to-integer'
+  | 'string-to-number'
+  | 'string-to-boolean'
+  | 'number-to-boolean'
+  | 'string-to-null'
+  | 'number-to-string'
+  | 'wrap-in-array'
+  | 'json-text';
+
+/** One change: where, the JSON text before and after, and the rule that fired. */
+export interface Change {
+  /** JSON Pointer (RFC 6901) to the value in the arguments. */
+  readonly path: string;
+  /** JSON text of the value before, e.g. `5.0` or `"1"`. */
+  readonly from: string;
+  /** JSON text of the value after, e.g. `5` or `1`. */
+  readonly to: string;
+  readonly rule: ChangeRule;
+}
+
+/** Why a value was left as it is. */
+export type RefusalReason =
+  /** A number with a fractional part at an integer position (never truncated). */
+  | 'not-whole'
+  /** A whole number outside `integerRange`, or a numeric string that overflows float64. */
+  | 'out-of-range'
+  /** Two applicable conversions disagree (`"1"` under `anyOf: [integer, boolean]`). */
+  | 'ambiguous'
+  /** No conversion applies (`"abc"` for an integer, `"no"` for a boolean). */
+  | 'unconvertible'
+  /** The arguments contain themselves (a cyclic JS object). */
+  | 'cycle'
+  /** Reading the arguments or the schema threw (a hostile getter or Proxy). */
+  | 'unreadable';
+
+/**
+ * A value left as it is although the applicable schemas ask for another type or spelling (an
+ * integer outside `integerRange`, a fraction at an integer position, a type lenient mode could
+ * not convert), and why.
+ */
+export interface Refusal {
+  /** JSON Pointer (RFC 6901) to the value in the arguments. */
+  readonly path: string;
+  /** The value, as it is (and stays). */
+  readonly value: unknown;
+  readonly reason: RefusalReason;
+  /** The JSON types the applicable schemas accept here. */
+  readonly expected: readonly JsonType[];
+  /** One plain-English sentence, fit to show a model or a log. */
+  readonly message: string;
+}
+
+/** What a coercion did. */
+export interface CoerceResult<T = unknown> {
+  /** The coerced arguments; the very same reference as the input when nothing changed. */
+  readonly value: T;
+  readonly changes: readonly Change[];
+  readonly refusals: readonly Refusal[];
+}

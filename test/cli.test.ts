@@ -1,0 +1,69 @@
+import { describe, expect, test } from 'vitest';
+import { runCli } from './_helpers/run.js';
+
+const SCHEMA = 'examples/get_symbol_info.schema.json';
+
+describe('schema-coerce (built bin)', () => {
+  test('the README quick start prints the repaired arguments', () => {
+    const run = runCli(['--schema', SCHEMA, '{"line":5.0,"column":1.0,"filePath":"server.go"}']);
+    expect(run).toEqual({ status: 0, stdout: '{"line":5,"column":1,"filePath":"server.go"}\n', stderr: '' });
+  });
+
+  test('reads args from stdin, and "-" means stdin', () => {
+    for (const args of [['--schema', SCHEMA], ['--schema', SCHEMA, '-']]) {
+      expect(runCli(args, '{"line":2.0}\n')).toMatchObject({ status: 0, stdout: '{"line":2}\n' });
+    }
+  });
+
+  test('an inline schema works like a file', () => {
+    const run = runCli(['-s', '{"properties":{"n":{"type":"integer"}}}', '{"n":1e3}']);
+    expect(run).toMatchObject({ status: 0, stdout: '{"n":1000}\n' });
+  });
+
+  test('unchanged arguments are printed as given', () => {
+    expect(runCli(['-s', SCHEMA, '{ "line": 5 }']).stdout).toBe('{ "line": 5 }\n');
+  });
+
+  test('--report writes changes and refusals to stderr as JSON lines', () => {
+    const run = runCli(['--report', '-s', SCHEMA, '{"line":5.0,"column":1.5}']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe('{"line":5,"column":1.5}\n');
+    const lines = run.stderr.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toEqual([
+      { type: 'change', path: '/line', from: '5.0', to: '5', rule: 'integer-literal' },
+      expect.objectContaining({ type: 'refusal', path: '/column', reason: 'not-whole', value: '1.5' }),
+    ]);
+  });
+
+  test('--lenient converts strings by the schema', () => {
+    expect(runCli(['--lenient', '-s', SCHEMA, '{"line":"7","column":" 2 "}']).stdout).toBe('{"line":7,"column":2}\n');
+  });
+
+  test('--integer-range unbounded writes big whole values out exactly', () => {
+    const run = runCli(['--integer-range', 'unbounded', '-s', '{"type":"integer"}', '1e20']);
+    expect(run.stdout).toBe('100000000000000000000\n');
+  });
+
+  test('--help and --version', () => {
+    expect(runCli(['--help'])).toMatchObject({ status: 0, stdout: expect.stringContaining('Usage: schema-coerce') });
+    expect(runCli(['--version']).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  test.each([
+    ['args that are not JSON', ['-s', SCHEMA, '{"line":5.0,'], /^schema-coerce: args: invalid JSON at line 1 column 13 \(position 12\)/],
+    ['stdin that is not JSON', ['-s', SCHEMA], /^schema-coerce: args \(stdin\): invalid JSON at line 1 column 1 \(position 0\)/, 'garbage'],
+    ['a schema file that is missing', ['-s', 'nope.json', '{}'], /^schema-coerce: --schema nope.json: cannot read the file \(ENOENT\)/],
+    ['a schema file that is not JSON', ['-s', 'vitest.config.ts', '{}'], /^schema-coerce: --schema vitest.config.ts: invalid JSON at line 1 column 1 \(position 0\)/],
+    ['inline schema that is not JSON', ['-s', '{"a":', '{}'], /^schema-coerce: --schema \(inline\): invalid JSON at line 1 column 6/],
+    ['no --schema', ['{}'], /^schema-coerce: --schema is required/],
+    ['an unknown option', ['--bogus'], /^schema-coerce: Unknown option '--bogus'/],
+    ['a bad --integer-range', ['--integer-range', 'huge', '-s', SCHEMA, '{}'], /^schema-coerce: --integer-range must be/],
+    ['two operands', ['-s', SCHEMA, '{}', '{}'], /^schema-coerce: expected at most one args operand/],
+  ])('%s: exit 2, one line naming the problem, nothing on stdout', (_name, args, message, input?: string) => {
+    const run = runCli(args, input);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, test } from 'vitest';
+import { coerceArgs, coerceArgsJson, coerceIntegerArgs, parseArgs, stringifyArgs } from '../src/index.js';
+import { deepFreeze, loadFixtures } from './_helpers/fixtures.js';
+
+const AREAS = ['warp', 'product', 'techspec', 'schema', 'numbers'];
+const files = AREAS.flatMap((area) => loadFixtures(area));
+
+describe.each(files)('$file', ({ cases }) => {
+  test.each(cases)('$name', (row) => {
+    const schema = deepFreeze(row.schema);
+    const unchanged = row.expected === row.input;
+
+    const text = coerceArgsJson(row.input, schema, row.options);
+    expect(text).toBe(row.expected);
+
+    const args = deepFreeze(parseArgs(row.input));
+    const result = coerceArgs(args, schema, row.options);
+    if (unchanged) {
+      expect(result.value).toBe(args);
+      expect(result.changes).toEqual([]);
+    } else {
+      expect(stringifyArgs(result.value)).toBe(row.expected);
+    }
+    if (row.changes !== undefined) {
+      expect(result.changes).toHaveLength(row.changes.length);
+      row.changes.forEach((change, i) => expect(result.changes[i]).toMatchObject(change));
+    }
+    if (row.refusals !== undefined) {
+      const got = result.refusals.map(({ path, reason }) => ({ path, reason }));
+      expect(got).toEqual(row.refusals.map(({ path, reason }) => ({ path, reason: reason ?? got.find((r) => r.path === path)?.reason })));
+    }
+    if (row.options?.lenient === undefined) {
+      const integerOnly = coerceIntegerArgs(args, schema, row.options);
+      if (unchanged) expect(integerOnly).toBe(args);
+      else expect(stringifyArgs(integerOnly)).toBe(row.expected);
+    }
+  });
+});
