@@ -50,11 +50,10 @@ export function isWholeLiteral(text: string): boolean {
 /**
  * The canonical integer literal for a JSON number literal whose value is whole and inside
  * `range`, or the reason it has none. `5.0`, `5e0`, `0.5e1` give `5`; `-0.0` gives `0`;
- * `5.5` gives `'not-whole'`; `1e20` under `int64` gives `'out-of-range'`.
+ * `5.5` gives `'not-whole'`; `1e20` and `12345678901234567890` under `int64` give `'out-of-range'`.
  * A literal that is not a JSON number gives `'not-whole'`.
  */
 export function toIntegerLiteral(text: string, range: IntegerRange): string | NotInteger {
-  if (CANONICAL_INTEGER.test(text)) return text === '-0' ? '0' : text;
   const parts = NUMBER_PARTS.exec(text);
   if (parts === null || !JSON_NUMBER.test(text)) return 'not-whole';
   const [, sign = '', intPart = '', fracPart = '', expSign = '', expDigits = '0'] = parts;

@@ -7,7 +7,7 @@ import { copyObject, isPlainObject, setOwn } from './_utils.js';
 import { ALL_TYPES, TYPE_BITS, typeNames } from './keywords.js';
 import { convertLeniently, type Rules } from './lenient.js';
 import { LosslessNumber, isLosslessNumber, stringifyArgs } from './lossless.js';
-import { isWholeLiteral, toIntegerLiteral, type IntegerRange } from './numbers.js';
+import { isCanonicalInteger, isWholeLiteral, toIntegerLiteral, type IntegerRange } from './numbers.js';
 import { WORK_INTEGER, WORK_LENIENT, type PlanNode } from './plan.js';
 import { toPointer } from './pointer.js';
 import type { Change, ChangeRule, Refusal, RefusalReason } from './types.js';
@@ -149,9 +149,9 @@ function checkContainer(value: unknown[] | Record<string, unknown>, node: PlanNo
 /** Decides one non-container value: integer restoration first, then lenient conversion. */
 function decide(value: unknown, node: PlanNode, session: Session): unknown {
   if (isLosslessNumber(value) && node.integer) {
+    if (isCanonicalInteger(value.value)) return value;
     const literal = toIntegerLiteral(value.value, session.range);
     if (literal !== 'not-whole' && literal !== 'out-of-range') {
-      if (literal === value.value) return value;
       const restored = new LosslessNumber(literal);
       session.change(value, restored, 'integer-literal');
       return restored;

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { coerceArgs, coerceArgsJson, coerceIntegerArgs, parseArgs, stringifyArgs } from '../src/index.js';
 import { deepFreeze, loadFixtures } from './_helpers/fixtures.js';
 
-const AREAS = ['warp', 'product', 'techspec', 'schema', 'numbers'];
+const AREAS = ['warp', 'product', 'techspec', 'schema', 'numbers', 'lenient'];
 const files = AREAS.flatMap((area) => loadFixtures(area));
 
 describe.each(files)('$file', ({ cases }) => {
