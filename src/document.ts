@@ -3,9 +3,9 @@
  * the `$id` resources and anchors that local `$ref`s resolve to. Built once per root schema by
  * an iterative walk that terminates on cyclic JS objects.
  */
-import { hasOwn, ownValue } from './_utils.js';
+import { ownValue } from './_utils.js';
 import { ARRAY_SUBSCHEMAS, MAP_SUBSCHEMAS, SINGLE_SUBSCHEMA } from './keywords.js';
-import { parsePointer } from './pointer.js';
+import { valueAtPointer } from './pointer.js';
 
 /** A schema in object form; boolean schemas never reach the document. */
 export type SchemaObject = Record<string, unknown>;
@@ -59,7 +59,7 @@ export class SchemaDocument {
     if (resource === undefined || fragment === undefined) return undefined;
     if (fragment === '') return resource;
     if (fragment[0] !== '/') return this.anchors.get(url.href + '#' + fragment);
-    return followPointer(resource, fragment);
+    return valueAtPointer(resource, fragment);
   }
 
   private register(schema: SchemaObject, outerBase: string): string {
@@ -112,23 +112,6 @@ export function forEachSubschema(schema: SchemaObject, visit: (sub: SchemaObject
 /** A schema in object form (not an array, not null). */
 export function isSchemaObject(value: unknown): value is SchemaObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function followPointer(resource: SchemaObject, pointer: string): unknown {
-  const tokens = parsePointer(pointer);
-  if (tokens === undefined) return undefined;
-  let current: unknown = resource;
-  for (const token of tokens) {
-    if (Array.isArray(current)) {
-      if (!/^(?:0|[1-9]\d*)$/.test(token)) return undefined;
-      current = current[Number(token)];
-    } else if (typeof current === 'object' && current !== null && hasOwn(current, token)) {
-      current = (current as SchemaObject)[token];
-    } else {
-      return undefined;
-    }
-  }
-  return current;
 }
 
 function parseUrl(ref: string, base: string): URL | undefined {

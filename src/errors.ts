@@ -20,11 +20,14 @@ export class ArgsParseError extends SyntaxError {
   readonly line: number | undefined;
   /** One-based column of the problem. */
   readonly column: number | undefined;
+  /** What is wrong, without the location (`Quoted object key expected but reached end of input`). */
+  readonly reason: string;
 
   constructor(reason: string, location?: TextLocation) {
     const where = location ? ` at line ${location.line} column ${location.column} (position ${location.position})` : '';
     super(`[schema-coerce] invalid JSON${where}: ${reason}`);
     this.name = 'ArgsParseError';
+    this.reason = reason;
     this.position = location?.position;
     this.line = location?.line;
     this.column = location?.column;

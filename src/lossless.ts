@@ -3,6 +3,7 @@
  * The only module that imports lossless-json.
  */
 import { LosslessNumber, isLosslessNumber, parse, stringify } from 'lossless-json';
+import { copyObject, isPlainObject, setOwn } from './_utils.js';
 import { ArgsParseError, locate } from './errors.js';
 
 export { LosslessNumber, isLosslessNumber };
@@ -54,4 +55,40 @@ function toParseError(text: string, error: unknown): ArgsParseError {
 
 function describe(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+}
+
+/**
+ * A copy of `value` with every `LosslessNumber` turned into a plain `number`, for consumers
+ * that only understand plain JSON values (validators, `JSON.stringify`). Digits beyond float64
+ * precision are lost in the copy, never in `value`; whole numbers stay whole numbers.
+ *
+ * @param value - A value from `parseArgs` or a coercion.
+ * @returns The same reference when it holds no lossless number; otherwise a copy. A cyclic
+ *   reference is kept as it is.
+ */
+export function toPlainNumbers(value: unknown): unknown {
+  return plainCopy(value, new Set());
+}
+
+function plainCopy(value: unknown, ancestors: Set<unknown>): unknown {
+  if (isLosslessNumber(value)) return Number(value.value);
+  const array = Array.isArray(value);
+  if ((!array && !isPlainObject(value)) || ancestors.has(value)) return value;
+  ancestors.add(value);
+  let copy: unknown[] | Record<string, unknown> | undefined;
+  if (array) {
+    const items = value as unknown[];
+    items.forEach((item, index) => {
+      const plain = plainCopy(item, ancestors);
+      if (plain !== item) ((copy ??= items.slice()) as unknown[])[index] = plain;
+    });
+  } else {
+    const object = value as Record<string, unknown>;
+    for (const key of Object.keys(object)) {
+      const plain = plainCopy(object[key], ancestors);
+      if (plain !== object[key]) setOwn((copy ??= copyObject(object)) as Record<string, unknown>, key, plain);
+    }
+  }
+  ancestors.delete(value);
+  return copy ?? value;
 }

@@ -25,6 +25,14 @@ const MAX_ACCEPT_DEPTH = 64;
 /** Per-node bound on cached child lookups for keys the schema does not declare. */
 const MAX_CACHED_KEYS = 4096;
 
+/** What the applicable schemas say about an object's keys. */
+export interface ObjectShape {
+  /** Declared property names, in schema order, across every applicable schema. */
+  readonly declared: readonly string[];
+  /** Keys beyond the declared ones are allowed. */
+  readonly open: boolean;
+}
+
 /** The schemas that apply at one value position, with what the walk needs to know of them. */
 export class PlanNode {
   /** Some applicable schema declares `"integer"`. */
@@ -39,6 +47,7 @@ export class PlanNode {
   private keyed: Map<string, PlanNode | null> | undefined;
   private tuple: (PlanNode | null | undefined)[] | undefined;
   private rest: PlanNode | null | undefined;
+  private objectShape: ObjectShape | undefined;
 
   constructor(compiler: Compiler, members: readonly SchemaObject[], accept: number) {
     this.compiler = compiler;
@@ -78,6 +87,46 @@ export class PlanNode {
     const node = this.compiler.node(entries);
     if (cache.size < MAX_CACHED_KEYS) cache.set(key, node);
     return node;
+  }
+
+  /**
+   * The property names the applicable schemas declare, in schema order, and whether keys beyond
+   * them are allowed: they are when some schema sets `additionalProperties` or
+   * `unevaluatedProperties` to `true` or a schema, or when no schema declares any property.
+   */
+  shape(): ObjectShape {
+    if (this.objectShape === undefined) {
+      const declared: string[] = [];
+      let open = false;
+      for (const member of this.members) {
+        const properties = ownValue(member, 'properties');
+        if (isSchemaObject(properties)) {
+          for (const name of Object.keys(properties)) if (!declared.includes(name)) declared.push(name);
+        }
+        for (const keyword of ['additionalProperties', 'unevaluatedProperties']) {
+          const extra = ownValue(member, keyword);
+          if (extra === true || isSchemaObject(extra)) open = true;
+        }
+      }
+      this.objectShape = { declared, open: open || declared.length === 0 };
+    }
+    return this.objectShape;
+  }
+
+  /** True when `key` is a declared property here or matches a `patternProperties` pattern. */
+  declares(key: string): boolean {
+    if (this.shape().declared.includes(key)) return true;
+    return this.members.some((member) => this.compiler.patterns(member).some(([pattern]) => pattern.test(key)));
+  }
+
+  /** The names some applicable schema lists in `required`. */
+  required(): readonly string[] {
+    const names: string[] = [];
+    for (const member of this.members) {
+      const required = ownValue(member, 'required');
+      if (Array.isArray(required)) for (const name of required) if (typeof name === 'string' && !names.includes(name)) names.push(name);
+    }
+    return names;
   }
 
   /** The node for the array element at `index` here, or `null` when none applies. */

@@ -28,3 +28,24 @@ export function parsePointer(pointer: string): string[] | undefined {
   if (pointer[0] !== '/') return undefined;
   return pointer.slice(1).split('/').map(unescapeToken);
 }
+
+/**
+ * The value a JSON Pointer designates inside `root`, following own properties and array
+ * indices only; `undefined` when the pointer is malformed or leads nowhere.
+ */
+export function valueAtPointer(root: unknown, pointer: string): unknown {
+  const tokens = parsePointer(pointer);
+  if (tokens === undefined) return undefined;
+  let current = root;
+  for (const token of tokens) {
+    if (Array.isArray(current)) {
+      if (!/^(?:0|[1-9]\d*)$/.test(token)) return undefined;
+      current = current[Number(token)];
+    } else if (typeof current === 'object' && current !== null && Object.prototype.hasOwnProperty.call(current, token)) {
+      current = (current as Record<string, unknown>)[token];
+    } else {
+      return undefined;
+    }
+  }
+  return current;
+}

@@ -44,7 +44,9 @@ export type ChangeRule =
   | 'string-to-null'
   | 'number-to-string'
   | 'wrap-in-array'
-  | 'json-text';
+  | 'json-text'
+  /** An undeclared key renamed to the one declared name it matches (`renameUnambiguous`). */
+  | 'rename-key';
 
 /** One change: where, the JSON text before and after, and the rule that fired. */
 export interface Change {

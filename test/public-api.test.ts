@@ -1,16 +1,29 @@
 import { expect, test } from 'vitest';
-import * as api from '../src/index.js';
+import * as root from '../src/index.js';
+import * as render from '../src/render.js';
+import * as validate from '../src/validate.js';
 
 test('the package root exports exactly these names', () => {
-  expect(Object.keys(api).sort()).toEqual([
+  expect(Object.keys(root).sort()).toEqual([
     'ArgsParseError',
     'LosslessNumber',
     'coerceArgs',
     'coerceArgsJson',
     'coerceIntegerArgs',
+    'findUndeclaredKeys',
     'formatToolCall',
     'isLosslessNumber',
     'parseArgs',
+    'prepareToolCall',
     'stringifyArgs',
+    'toPlainNumbers',
   ]);
+});
+
+test('schema-coerce/validate exports exactly these names', () => {
+  expect(Object.keys(validate).sort()).toEqual(['findUndeclaredKeys', 'normalizeName', 'renameUnambiguousKeys', 'validateArgs']);
+});
+
+test('schema-coerce/render exports exactly these names', () => {
+  expect(Object.keys(render).sort()).toEqual(['DEFAULT_MAX_CHARS', 'normalizeSchemaForModel', 'renderSchemaForModel']);
 });

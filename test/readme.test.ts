@@ -51,3 +51,21 @@ describe('README', () => {
     expect(readme).toContain(`// → '${out}'`);
   });
 });
+
+describe('README: validation', () => {
+  test('the validateArgs example', async () => {
+    const { validateArgs } = await import('../src/validate.js');
+    const schema = { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] };
+    const result = validateArgs({ query: 'cats' }, schema, { toolName: 'mcp__demo__search' });
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      for (const line of result.message.split('\n')) expect(readme).toContain(`// ${line}\n`);
+    }
+  });
+
+  test('the renderSchemaForModel example', async () => {
+    const { renderSchemaForModel } = await import('../src/render.js');
+    const text = renderSchemaForModel({ type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }, { toolName: 'search' });
+    for (const line of text.split('\n')) expect(readme).toContain(`// ${line}\n`);
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * One plain-text message a model can act on: for each object where something is wrong, the
+ * parameters the schema expects (names, types, required markers, across combinator branches),
+ * the undeclared keys it sent with the names it probably meant, and every other error in plain
+ * words with the path and the value sent. Bounded in size.
+ */
+import { hasOwn, isPlainObject } from './_utils.js';
+import { ALL_TYPES, typeNames } from './keywords.js';
+import { stringifyArgs } from './lossless.js';
+import { planFor, type PlanNode } from './plan.js';
+import { parsePointer, valueAtPointer } from './pointer.js';
+import type { UndeclaredKey } from './undeclared.js';
+
+/** One validation error, in the shape every validator here reports. */
+export interface ValidationIssue {
+  /** JSON Pointer to the value (`""` for the arguments as a whole). */
+  readonly path: string;
+  /** The keyword that failed (`type`, `required`, `enum`, …), or `"schema"` when unknown. */
+  readonly keyword: string;
+  /** What is wrong, in plain words (`must be integer`). */
+  readonly message: string;
+  /** Keyword details from the validator, when it gives them. */
+  readonly params?: Readonly<Record<string, unknown>>;
+}
+
+/** What a model-facing message is made of. */
+export interface ProblemReport {
+  readonly toolName?: string | undefined;
+  readonly args: unknown;
+  readonly schema: unknown;
+  readonly errors: readonly ValidationIssue[];
+  readonly undeclared: readonly UndeclaredKey[];
+}
+
+/** Upper bound on the length of a message, in characters. */
+export const MAX_MESSAGE_CHARS = 4000;
+const MAX_PARAMETERS = 30;
+const MAX_ERRORS = 12;
+const MAX_VALUE_CHARS = 80;
+const MAX_ENUM_SHOWN = 8;
+
+/**
+ * Writes the message for a failed call.
+ *
+ * @example
+ * // Invalid parameters for tool "search": the parameter names do not match the tool schema.
+ * // Expected parameters: q (string, required). You sent undeclared key(s): query (did you mean q?).
+ */
+export function describeProblems(report: ProblemReport): string {
+  const { toolName, args, errors, undeclared } = report;
+  const root = safePlan(report.schema);
+  const summary = undeclared.length > 0 ? 'the parameter names do not match the tool schema' : 'the arguments do not match the tool schema';
+  const lines = [`Invalid parameters${toolName === undefined ? '' : ` for tool ${JSON.stringify(toolName)}`}: ${summary}.`];
+
+  const missing = errors.filter((error) => error.keyword === 'required');
+  const objects = new Set<string>([
+    ...undeclared.map((key) => parentOf(key.path)),
+    ...missing.map((error) => error.path),
+  ]);
+  for (const path of [...objects].sort((a, b) => a.length - b.length || a.localeCompare(b))) {
+    const node = root === null ? null : nodeAt(root, args, path);
+    const parts = [`${path === '' ? 'Expected' : `At ${path}, expected`} parameters: ${node === null ? '(not known)' : listParameters(node)}.`];
+    const sent = undeclared.filter((key) => parentOf(key.path) === path);
+    if (sent.length > 0) {
+      const keys = sent.map(({ key, suggestion }) => (suggestion === undefined ? key : `${key} (did you mean ${suggestion}?)`));
+      parts.push(`You sent undeclared key(s): ${keys.join(', ')}.`);
+    }
+    const absent = missing.filter((error) => error.path === path).map((error) => missingName(error)).filter(Boolean);
+    if (absent.length > 0) parts.push(`Missing required: ${absent.join(', ')}.`);
+    lines.push(parts.join(' '));
+  }
+
+  const covered = new Set(undeclared.map((key) => key.path));
+  const others = errors.filter((error) => error.keyword !== 'required' && !coveredByUndeclared(error, covered));
+  const described = [...new Set(others.map((error) => describeError(error, args)))];
+  lines.push(...described.slice(0, MAX_ERRORS));
+  if (described.length > MAX_ERRORS) lines.push(`… and ${described.length - MAX_ERRORS} more error(s).`);
+  lines.push('Correct the parameters and call the tool again.');
+  const message = lines.join('\n');
+  return message.length <= MAX_MESSAGE_CHARS ? message : message.slice(0, MAX_MESSAGE_CHARS - 1) + '…';
+}
+
+/** `q (string, required), limit (integer)`: the declared parameters of an object node. */
+function listParameters(node: PlanNode): string {
+  const { declared } = node.shape();
+  if (declared.length === 0) return '(none declared)';
+  const required = node.required();
+  const shown = declared.slice(0, MAX_PARAMETERS).map((name) => {
+    const facts = [describeType(node.child(name)), required.includes(name) ? 'required' : ''].filter(Boolean);
+    return facts.length === 0 ? name : `${name} (${facts.join(', ')})`;
+  });
+  if (declared.length > MAX_PARAMETERS) shown.push(`… and ${declared.length - MAX_PARAMETERS} more`);
+  return shown.join(', ');
+}
+
+/** `string`, `integer or null`, `array of integer`, `one of "a", "b"`, or `''` when unknown. */
+function describeType(node: PlanNode | null): string {
+  if (node === null) return '';
+  for (const member of node.members) {
+    const values = hasOwn(member, 'enum') ? member['enum'] : undefined;
+    if (Array.isArray(values) && values.length > 0) {
+      const shown = values.slice(0, MAX_ENUM_SHOWN).map((value) => clip(stringifyArgs(value)));
+      return `one of ${shown.join(', ')}${values.length > MAX_ENUM_SHOWN ? ', …' : ''}`;
+    }
+  }
+  if (node.accept === ALL_TYPES) return '';
+  const names = typeNames(node.accept);
+  const number = names.includes('number');
+  const types = number ? names.filter((name) => name !== 'integer') : names;
+  if (types.length === 1 && types[0] === 'array') {
+    const items = describeType(node.item(Number.MAX_SAFE_INTEGER));
+    return items === '' ? 'array' : `array of ${items}`;
+  }
+  return types.join(' or ');
+}
+
+function describeError(error: ValidationIssue, args: unknown): string {
+  const where = error.path === '' ? 'arguments' : error.path;
+  const sent = valueAtPointer(args, error.path);
+  const tail = sent === undefined ? '' : `; you sent ${clip(stringifyArgs(sent))}`;
+  return `${where}: ${error.message}${tail}.`;
+}
+
+function missingName(error: ValidationIssue): string {
+  const name = error.params?.['missingProperty'];
+  if (typeof name === 'string') return name;
+  const match = /'([^']*)'|"([^"]*)"/.exec(error.message);
+  return match?.[1] ?? match?.[2] ?? '';
+}
+
+function coveredByUndeclared(error: ValidationIssue, covered: ReadonlySet<string>): boolean {
+  const extra = error.params?.['additionalProperty'] ?? error.params?.['unevaluatedProperty'];
+  if (typeof extra !== 'string') return false;
+  const base = error.path === '' ? '' : error.path;
+  return covered.has(`${base}/${extra.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+}
+
+/** The plan node at a JSON Pointer, following the arguments to tell indices from keys. */
+function nodeAt(root: PlanNode, args: unknown, path: string): PlanNode | null {
+  let node: PlanNode | null = root;
+  let current = args;
+  for (const token of parsePointer(path) ?? []) {
+    if (node === null) return null;
+    if (Array.isArray(current)) {
+      node = node.item(Number(token));
+      current = current[Number(token)];
+    } else {
+      node = node.child(token);
+      current = isPlainObject(current) ? current[token] : undefined;
+    }
+  }
+  return node;
+}
+
+function parentOf(path: string): string {
+  return path.slice(0, path.lastIndexOf('/'));
+}
+
+function clip(text: string): string {
+  return text.length <= MAX_VALUE_CHARS ? text : text.slice(0, MAX_VALUE_CHARS - 1) + '…';
+}
+
+function safePlan(schema: unknown): PlanNode | null {
+  try {
+    return planFor(schema);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,118 @@
+/** The one-call pipeline: parse, coerce, validate, and the texts to dispatch and to display. */
+import { coerceArgs } from './coerce.js';
+import { ArgsParseError } from './errors.js';
+import { parseArgs, stringifyArgs } from './lossless.js';
+import { describeProblems, type ValidationIssue } from './message.js';
+import type { Change, CoerceOptions, Refusal } from './types.js';
+import { findUndeclaredKeys, renameUnambiguousKeys, type UndeclaredKey } from './undeclared.js';
+
+/**
+ * A validator for `prepareToolCall`: `validateArgs` from `schema-coerce/validate`, or any
+ * function of the same shape.
+ */
+export type ArgsValidator = (
+  args: unknown,
+  schema: unknown,
+  options: { readonly toolName?: string; readonly rejectUndeclared?: boolean },
+) => {
+  readonly ok: boolean;
+  readonly errors?: readonly ValidationIssue[];
+  readonly undeclared?: readonly UndeclaredKey[];
+  readonly message?: string;
+};
+
+/** Options of `prepareToolCall`. */
+export interface PrepareOptions extends CoerceOptions {
+  /** The tool's name, for the display string and the message. */
+  readonly toolName?: string;
+  /** Validate the coerced arguments with this validator (e.g. `validateArgs`). */
+  readonly validate?: ArgsValidator | false;
+  /** Reject keys the schema does not declare, with or without a validator. */
+  readonly rejectUndeclared?: boolean;
+  /** Rename undeclared keys that match exactly one declared name by normalisation, first. */
+  readonly renameUnambiguous?: boolean;
+}
+
+/** A tool call ready to dispatch, or the reason it should not be. */
+export interface PreparedCall {
+  /** Nothing stands in the way of dispatch. */
+  readonly ok: boolean;
+  /** The coerced arguments (lossless numbers); `undefined` when the text was not JSON. */
+  readonly args: unknown;
+  /** The JSON text to dispatch: the input text itself when nothing changed. */
+  readonly json: string;
+  /** The text to display, made from the very same `json`: `name(json)`, or `json` without a name. */
+  readonly display: string;
+  readonly changes: readonly Change[];
+  readonly refusals: readonly Refusal[];
+  readonly errors: readonly ValidationIssue[];
+  readonly undeclared: readonly UndeclaredKey[];
+  /** One plain-text message for the model, when `ok` is false. */
+  readonly message?: string;
+}
+
+/**
+ * Parses (losslessly, if given text), renames unambiguous keys (opt-in), coerces, validates, and
+ * produces the text to dispatch and the text to display from the same coerced value, so what a
+ * user reads is what the server receives. With no schema, everything passes through unchanged
+ * with `ok: true`. Never throws: text that is not JSON gives `ok: false` and a message.
+ *
+ * @param argsOrText - The raw arguments text, or arguments already parsed.
+ * @param schema - The tool's input JSON Schema; `undefined` or `null` when it is not known.
+ * @param options - Coercion options plus `toolName`, `validate`, `rejectUndeclared`, `renameUnambiguous`.
+ * @returns `{ ok, args, json, display, changes, refusals, errors, undeclared, message? }`.
+ * @example
+ * import { validateArgs } from 'schema-coerce/validate';
+ * const call = prepareToolCall('{"line":"5"}', schema, { lenient: true, validate: validateArgs, toolName: 'goto' });
+ * call.ok ? dispatch(call.json) : reply(call.message);
+ */
+export function prepareToolCall(argsOrText: unknown, schema: unknown, options: PrepareOptions = {}): PreparedCall {
+  const { toolName } = options;
+  const text = typeof argsOrText === 'string' ? argsOrText : undefined;
+  let parsed: unknown = argsOrText;
+  if (text !== undefined) {
+    try {
+      parsed = parseArgs(text);
+    } catch (error) {
+      const where = error instanceof ArgsParseError && error.line !== undefined ? `at line ${error.line} column ${error.column}: ` : '';
+      const reason = error instanceof ArgsParseError ? error.reason : String(error);
+      const message =
+        `Invalid parameters${toolName === undefined ? '' : ` for tool ${JSON.stringify(toolName)}`}: the arguments are not valid JSON (${where}${reason}).\n` +
+        'Send the arguments as one JSON object and call the tool again.';
+      return finish(options, { ok: false, args: undefined, json: text, changes: [], refusals: [], errors: [], undeclared: [], message });
+    }
+  }
+  if (schema === undefined || schema === null) {
+    const json = text ?? stringifyArgs(parsed);
+    return finish(options, { ok: true, args: parsed, json, changes: [], refusals: [], errors: [], undeclared: [] });
+  }
+
+  const renamed = options.renameUnambiguous === true ? renameUnambiguousKeys(parsed, schema) : { value: parsed, changes: [] };
+  const coerced = coerceArgs(renamed.value, schema, options);
+  const args = coerced.value;
+  const json = args === parsed && text !== undefined ? text : stringifyArgs(args);
+  const changes = [...renamed.changes, ...coerced.changes];
+  const rejectUndeclared = options.rejectUndeclared === true;
+
+  let errors: readonly ValidationIssue[] = [];
+  let undeclared: readonly UndeclaredKey[] = [];
+  let message: string | undefined;
+  if (typeof options.validate === 'function') {
+    const verdict = options.validate(args, schema, { ...(toolName === undefined ? {} : { toolName }), rejectUndeclared });
+    if (!verdict.ok) {
+      errors = verdict.errors ?? [];
+      undeclared = verdict.undeclared ?? [];
+      message = verdict.message ?? describeProblems({ toolName, args, schema, errors, undeclared });
+    }
+  } else if (rejectUndeclared) {
+    undeclared = findUndeclaredKeys(args, schema);
+    if (undeclared.length > 0) message = describeProblems({ toolName, args, schema, errors, undeclared });
+  }
+  const ok = message === undefined;
+  return finish(options, { ok, args, json, changes, refusals: coerced.refusals, errors, undeclared, ...(ok ? {} : { message: message! }) });
+}
+
+function finish(options: PrepareOptions, call: Omit<PreparedCall, 'display'>): PreparedCall {
+  const display = options.toolName === undefined ? call.json : `${options.toolName}(${call.json})`;
+  return { ...call, display };
+}

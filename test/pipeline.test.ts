@@ -1,0 +1,92 @@
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { describe, expect, test } from 'vitest';
+import { coerceArgsJson, formatToolCall, parseArgs, prepareToolCall } from '../src/index.js';
+import { validateArgs } from '../src/validate.js';
+
+const SCHEMA = {
+  type: 'object',
+  properties: { line: { type: 'integer' }, column: { type: 'integer' }, filePath: { type: 'string' } },
+  required: ['line', 'filePath'],
+};
+
+describe('prepareToolCall', () => {
+  test('text in: dispatch text and display text come from the same coerced value', () => {
+    const raw = '{"line":5.0,"column":1.0,"filePath":"server.go"}';
+    const call = prepareToolCall(raw, SCHEMA, { toolName: 'get_symbol_info' });
+    expect(call).toMatchObject({ ok: true, json: '{"line":5,"column":1,"filePath":"server.go"}', errors: [], undeclared: [] });
+    expect(call.display).toBe(`get_symbol_info(${call.json})`);
+    expect(call.json).toBe(coerceArgsJson(raw, SCHEMA));
+    expect(call.display).toBe(formatToolCall('get_symbol_info', parseArgs(raw), SCHEMA));
+    expect(call.changes.map((c) => c.path)).toEqual(['/line', '/column']);
+    expect(call.message).toBeUndefined();
+  });
+
+  test('unchanged text is dispatched byte-identical', () => {
+    const raw = '{ "line": 5, "filePath": "a.go" }';
+    expect(prepareToolCall(raw, SCHEMA).json).toBe(raw);
+  });
+
+  test('parsed arguments are accepted too', () => {
+    const call = prepareToolCall(parseArgs('{"line":2.0,"filePath":"a"}'), SCHEMA);
+    expect(call.json).toBe('{"line":2,"filePath":"a"}');
+  });
+
+  test('no schema: everything passes through, ok', () => {
+    const raw = '{"line": 5.0}';
+    const call = prepareToolCall(raw, undefined, { toolName: 't', validate: validateArgs, rejectUndeclared: true });
+    expect(call).toMatchObject({ ok: true, json: raw, display: `t(${raw})`, changes: [], refusals: [] });
+  });
+
+  test('text that is not JSON: not ok, a message with the position, no throw', () => {
+    const call = prepareToolCall('{"line": 5.0,', SCHEMA, { toolName: 'get_symbol_info' });
+    expect(call.ok).toBe(false);
+    expect(call.args).toBeUndefined();
+    expect(call.json).toBe('{"line": 5.0,');
+    expect(call.message).toBe(
+      'Invalid parameters for tool "get_symbol_info": the arguments are not valid JSON (at line 1 column 14: Quoted object key expected but reached end of input).\n' +
+        'Send the arguments as one JSON object and call the tool again.',
+    );
+  });
+
+  test('lenient coercion, then validation', () => {
+    const call = prepareToolCall('{"line":"5","filePath":"a.go"}', SCHEMA, { lenient: true, validate: validateArgs });
+    expect(call).toMatchObject({ ok: true, json: '{"line":5,"filePath":"a.go"}' });
+  });
+
+  test('validation failure: not ok, the errors and the model-facing message', () => {
+    const call = prepareToolCall('{"line":"five","filePath":"a.go"}', SCHEMA, { lenient: true, validate: validateArgs, toolName: 'goto' });
+    expect(call.ok).toBe(false);
+    expect(call.refusals.map((r) => [r.path, r.reason])).toEqual([['/line', 'unconvertible']]);
+    expect(call.errors.map((e) => [e.path, e.keyword])).toEqual([['/line', 'type']]);
+    expect(call.message).toBe(
+      'Invalid parameters for tool "goto": the arguments do not match the tool schema.\n/line: must be integer; you sent "five".\nCorrect the parameters and call the tool again.',
+    );
+  });
+
+  test('rejectUndeclared works without a validator', () => {
+    const call = prepareToolCall('{"lineNumber":5,"filePath":"a.go"}', SCHEMA, { rejectUndeclared: true, toolName: 'goto' });
+    expect(call.ok).toBe(false);
+    expect(call.undeclared).toEqual([{ path: '/lineNumber', key: 'lineNumber', suggestion: 'line' }]);
+    expect(call.message).toContain('Expected parameters: line (integer, required), column (integer), filePath (string, required). You sent undeclared key(s): lineNumber (did you mean line?).');
+  });
+
+  test('renameUnambiguous renames first, so the renamed key is coerced by its own schema', () => {
+    const schema = { type: 'object', properties: { thoughtNumber: { type: 'integer' } }, required: ['thoughtNumber'] };
+    const call = prepareToolCall('{"thought_number":3.0}', schema, { renameUnambiguous: true, validate: validateArgs, rejectUndeclared: true });
+    expect(call).toMatchObject({ ok: true, json: '{"thoughtNumber":3}' });
+    expect(call.changes.map((c) => c.rule)).toEqual(['rename-key', 'integer-literal']);
+  });
+
+  test('the MCP SDK\'s own Ajv provider plugs in', () => {
+    const provider = new AjvJsonSchemaValidator();
+    const verdict = validateArgs(parseArgs('{"line":"x","filePath":"a"}'), SCHEMA, { provider, toolName: 'goto' });
+    expect(verdict).toMatchObject({ ok: false, validator: 'provider' });
+    if (!verdict.ok) expect(verdict.message).toContain('must be integer');
+    expect(validateArgs(parseArgs('{"line":9007199254740993,"filePath":"a"}'), SCHEMA, { provider })).toEqual({ ok: true, validator: 'provider' });
+  });
+
+  test('a provider that throws is skipped, not fatal', () => {
+    const provider = { getValidator: () => () => { throw new Error('broken'); } };
+    expect(validateArgs({ line: 1, filePath: 'a' }, SCHEMA, { provider })).toMatchObject({ ok: true, validator: 'skipped', reason: expect.stringContaining('broken') });
+  });
+});

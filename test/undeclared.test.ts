@@ -1,0 +1,50 @@
+import { describe, expect, test } from 'vitest';
+import { parseArgs, stringifyArgs } from '../src/index.js';
+import { findUndeclaredKeys, renameUnambiguousKeys } from '../src/validate.js';
+import { deepFreeze, loadFixtures } from './_helpers/fixtures.js';
+
+interface Row {
+  readonly name: string;
+  readonly schema: unknown;
+  readonly input: string;
+  readonly expected: unknown[];
+}
+
+const files = loadFixtures<Row>('validate').filter(({ file }) => file.endsWith('undeclared-keys.json'));
+
+describe.each(files)('$file', ({ cases }) => {
+  test.each(cases)('$name', ({ schema, input, expected }) => {
+    expect(findUndeclaredKeys(deepFreeze(parseArgs(input)), deepFreeze(schema))).toEqual(expected);
+  });
+});
+
+describe('renameUnambiguousKeys', () => {
+  const schema = deepFreeze({
+    type: 'object',
+    properties: {
+      thoughtNumber: { type: 'integer' },
+      nested: { type: 'object', properties: { style_id: { type: 'string' } } },
+      list: { type: 'array', items: { type: 'object', properties: { maxResults: { type: 'integer' } } } },
+    },
+  });
+
+  test('renames in place, keeping key order, and reports where the new key is', () => {
+    const args = deepFreeze(parseArgs('{"a":1,"thought_number":2,"nested":{"styleId":"x"},"list":[{"max-results":3}],"z":0}'));
+    const { value, changes } = renameUnambiguousKeys(args, schema);
+    expect(stringifyArgs(value)).toBe('{"a":1,"thoughtNumber":2,"nested":{"style_id":"x"},"list":[{"maxResults":3}],"z":0}');
+    expect(Object.keys(value as object)).toEqual(['a', 'thoughtNumber', 'nested', 'list', 'z']);
+    expect(changes).toEqual([
+      { path: '/thoughtNumber', from: '"thought_number"', to: '"thoughtNumber"', rule: 'rename-key' },
+      { path: '/nested/style_id', from: '"styleId"', to: '"style_id"', rule: 'rename-key' },
+      { path: '/list/0/maxResults', from: '"max-results"', to: '"maxResults"', rule: 'rename-key' },
+    ]);
+  });
+
+  test('leaves a key alone when the declared name is already there, or two names match', () => {
+    const ambiguous = { properties: { user_id: {}, userId: {} } };
+    const args = { userid: 1 };
+    expect(renameUnambiguousKeys(args, ambiguous)).toEqual({ value: args, changes: [] });
+    const present = { thought_number: 1, thoughtNumber: 2 };
+    expect(renameUnambiguousKeys(present, schema).value).toBe(present);
+  });
+});
