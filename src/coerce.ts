@@ -2,7 +2,9 @@
 import { resolveRules } from './lenient.js';
 import { parseArgs, stringifyArgs } from './lossless.js';
 import type { IntegerRange } from './numbers.js';
-import { planFor } from './plan.js';
+import { planFor, type PlanNode } from './plan.js';
+import { rewriteIntegerLiterals } from './rewrite.js';
+import { ArgsParseError } from './errors.js';
 import type { CoerceOptions, CoerceResult, Refusal } from './types.js';
 import { Session, walk } from './walk.js';
 
@@ -56,8 +58,10 @@ export function coerceIntegerArgs<T>(args: T, schema: unknown, options?: CoerceO
 }
 
 /**
- * Text in, text out: parses the arguments losslessly, coerces them, and writes them back.
- * When nothing changes, the input string itself comes back (byte-identical, white space and all).
+ * Text in, text out. In integer mode (the default) one pass over the text rewrites the number
+ * tokens at integer positions and copies every other byte as it is, white space included; with
+ * `lenient`, the text is parsed losslessly, coerced, and written back as compact JSON. When
+ * nothing changes, the input string itself comes back.
  *
  * @param text - The raw arguments JSON, e.g. an OpenAI-style `arguments` string.
  * @param schema - The tool's input JSON Schema.
@@ -69,6 +73,11 @@ export function coerceIntegerArgs<T>(args: T, schema: unknown, options?: CoerceO
  * // '{"line":5,"column":1,"filePath":"server.go"}'
  */
 export function coerceArgsJson(text: string, schema: unknown, options?: CoerceOptions): string {
+  if (typeof text !== 'string') throw new ArgsParseError(`expected a string, got ${text === null ? 'null' : typeof text}`);
+  if (resolveRules(options?.lenient) === null) {
+    const rewritten = rewriteIntegerLiterals(text, planOrNull(schema), rangeOf(options?.integerRange));
+    if (rewritten !== undefined) return rewritten;
+  }
   const parsed = parseArgs(text);
   const { value } = coerceArgs(parsed, schema, options);
   return value === parsed ? text : stringifyArgs(value);
@@ -91,6 +100,14 @@ export function formatToolCall(name: string, args: unknown, schema?: unknown, op
     return `${name}(${stringifyArgs(shown)})`;
   } catch {
     return `${name}(${String(shown)})`;
+  }
+}
+
+function planOrNull(schema: unknown): PlanNode | null {
+  try {
+    return planFor(schema);
+  } catch {
+    return null;
   }
 }
 
