@@ -1,19 +1,20 @@
 /**
  * The lossless layer: JSON text to values whose numbers keep their literal text, and back.
- * The only module that imports lossless-json.
+ * Numbers are lossless-json's `LosslessNumber`s (the only import of lossless-json); reading and
+ * writing are iterative, so nesting depth costs memory, not stack.
  */
-import { LosslessNumber, isLosslessNumber, parse, stringify } from 'lossless-json';
-import { copyObject, isPlainObject, setOwn } from './_utils.js';
-import { ArgsParseError, locate } from './errors.js';
+import { LosslessNumber, isLosslessNumber } from 'lossless-json';
+import { copyObject, hasOwn, isPlainObject, setOwn } from './_utils.js';
+import { ArgsParseError } from './errors.js';
+import { decodeString, fail, scanJson, type JsonVisitor } from './json-scan.js';
 
 export { LosslessNumber, isLosslessNumber };
-
-const POSITION = /(?:at position|position) (\d+)/;
 
 /**
  * Parses JSON text into a value whose numbers are `LosslessNumber`s, so `5`, `5.0`, `1e3` and a
  * 25-digit integer all keep their spelling. Keys named `__proto__` are kept as own data.
- * Duplicate keys with different values are refused (servers disagree on which one wins).
+ * Duplicate keys with different values are refused (servers disagree on which one wins);
+ * identical duplicates collapse to one. Any depth of nesting is read.
  *
  * @param text - JSON text, e.g. a model's tool-call `arguments` string.
  * @returns The parsed value.
@@ -23,34 +24,184 @@ const POSITION = /(?:at position|position) (\d+)/;
  */
 export function parseArgs(text: string): unknown {
   if (typeof text !== 'string') throw new ArgsParseError(`expected a string, got ${describe(text)}`);
-  try {
-    return parse(text);
-  } catch (error) {
-    throw toParseError(text, error);
+  const builder = new Builder(text);
+  scanJson(text, builder);
+  return builder.root;
+}
+
+type Container = unknown[] | Record<string, unknown>;
+
+/** A repeated key whose value is still being read: compared with the first one when complete. */
+interface Repeat {
+  readonly container: Container;
+  readonly previous: unknown;
+  readonly key: string;
+  readonly at: number;
+}
+
+class Builder implements JsonVisitor {
+  root: unknown;
+  private readonly text: string;
+  private readonly stack: Container[] = [];
+  private readonly repeats: Repeat[] = [];
+  private pendingKey = '';
+  private keyAt = 0;
+
+  constructor(text: string) {
+    this.text = text;
   }
+
+  open(isArray: boolean): void {
+    const container: Container = isArray ? [] : {};
+    this.add(container, true);
+    this.stack.push(container);
+  }
+
+  key(key: string, start: number): void {
+    this.pendingKey = key;
+    this.keyAt = start;
+  }
+
+  string(start: number, end: number): void {
+    this.add(decodeString(this.text, start, end));
+  }
+
+  number(start: number, end: number): void {
+    this.add(new LosslessNumber(this.text.slice(start, end)));
+  }
+
+  literal(value: boolean | null): void {
+    this.add(value);
+  }
+
+  close(): void {
+    const container = this.stack.pop()!;
+    const repeat = this.repeats[this.repeats.length - 1];
+    if (repeat !== undefined && repeat.container === container) {
+      this.repeats.pop();
+      this.settle(repeat, container);
+    }
+  }
+
+  private add(value: unknown, opening = false): void {
+    const depth = this.stack.length;
+    if (depth === 0) {
+      this.root = value;
+      return;
+    }
+    const parent = this.stack[depth - 1]!;
+    if (Array.isArray(parent)) {
+      parent.push(value);
+    } else if (!hasOwn(parent, this.pendingKey)) {
+      setOwn(parent, this.pendingKey, value);
+    } else {
+      const repeat = { container: value as Container, previous: parent[this.pendingKey], key: this.pendingKey, at: this.keyAt };
+      if (opening) this.repeats.push(repeat);
+      else this.settle(repeat, value);
+    }
+  }
+
+  private settle(repeat: Repeat, value: unknown): void {
+    if (!jsonEqual(repeat.previous, value)) fail(this.text, repeat.at, `Duplicate key '${repeat.key}'`);
+  }
+}
+
+/** Deep equality of parsed JSON values (object key order aside). */
+function jsonEqual(a: unknown, b: unknown): boolean {
+  try {
+    return stringifyArgs(sortKeys(a)) === stringifyArgs(sortKeys(b));
+  } catch {
+    return false;
+  }
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (!isPlainObject(value)) return value;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) setOwn(sorted, key, sortKeys(value[key]));
+  return sorted;
 }
 
 /**
  * Serialises a value as compact JSON text, writing every `LosslessNumber` exactly as spelled
- * and every `bigint` as its digits. Plain numbers are written as `JSON.stringify` does.
+ * and every `bigint` as its digits. Everything else is written as `JSON.stringify` writes it
+ * (`toJSON` is honoured; `undefined`, functions and symbols are left out of objects and are
+ * `null` in arrays). Any depth of nesting is written.
  *
  * @param value - The value to write, typically from `parseArgs` or a coercion.
  * @returns The JSON text; `undefined`, functions and symbols at the top level give `"null"`.
+ * @throws {TypeError} When the value contains itself (a cyclic object).
  * @example
  * stringifyArgs(parseArgs('{"a":1.50,"b":12345678901234567890}')) // '{"a":1.50,"b":12345678901234567890}'
  */
 export function stringifyArgs(value: unknown): string {
-  return stringify(value) ?? 'null';
+  const first = scalarText(prepare(value, ''));
+  if (first !== undefined) return first ?? 'null';
+  let out = '';
+  const frames: { container: Container; keys: string[] | null; index: number }[] = [];
+  const open = new Set<unknown>();
+  const enter = (container: Container) => {
+    if (open.has(container)) throw new TypeError('[schema-coerce] cannot write cyclic arguments as JSON');
+    open.add(container);
+    out += Array.isArray(container) ? '[' : '{';
+    frames.push({ container, keys: Array.isArray(container) ? null : Object.keys(container), index: 0 });
+  };
+  enter(prepare(value, '') as Container);
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1]!;
+    const { container, keys } = frame;
+    const length = keys === null ? (container as unknown[]).length : keys.length;
+    if (frame.index >= length) {
+      out += keys === null ? ']' : '}';
+      open.delete(container);
+      frames.pop();
+      continue;
+    }
+    const at = frame.index++;
+    const key = keys === null ? String(at) : keys[at]!;
+    const item = prepare((container as Record<string, unknown>)[key], key);
+    const text = scalarText(item);
+    if (keys === null) {
+      if (at > 0) out += ',';
+      if (text === undefined) enter(item as Container);
+      else out += text ?? 'null';
+    } else if (text !== null) {
+      if (out.charCodeAt(out.length - 1) !== 0x7b) out += ',';
+      out += JSON.stringify(key) + ':';
+      if (text === undefined) enter(item as Container);
+      else out += text;
+    }
+  }
+  return out;
 }
 
-function toParseError(text: string, error: unknown): ArgsParseError {
-  if (error instanceof RangeError) {
-    return new ArgsParseError('nesting too deep for the object parser');
+/** Applies `toJSON`, as `JSON.stringify` does (a `LosslessNumber` is written as it is). */
+function prepare(value: unknown, key: string): unknown {
+  if (typeof value === 'object' && value !== null && !isLosslessNumber(value)) {
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') return toJSON.call(value, key) as unknown;
   }
-  const message = error instanceof Error ? error.message : String(error);
-  const match = POSITION.exec(message);
-  const reason = message.replace(/\s*\(?at position \d+\)?/, '').replace(/ encountered at position \d+/, '');
-  return new ArgsParseError(reason, match ? locate(text, Number(match[1])) : undefined);
+  return value;
+}
+
+/**
+ * The JSON text of a scalar; `undefined` for an array or object to open; `null` for what JSON
+ * cannot hold (left out of objects, `null` in arrays).
+ */
+function scalarText(value: unknown): string | null | undefined {
+  switch (typeof value) {
+    case 'string': return JSON.stringify(value);
+    case 'number': return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean': return value ? 'true' : 'false';
+    case 'bigint': return value.toString();
+    case 'object':
+      if (value === null) return 'null';
+      if (isLosslessNumber(value)) return value.value;
+      if (value instanceof Number || value instanceof String || value instanceof Boolean) return JSON.stringify(value);
+      return undefined;
+    default: return null;
+  }
 }
 
 function describe(value: unknown): string {

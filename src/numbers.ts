@@ -54,6 +54,8 @@ export function isWholeLiteral(text: string): boolean {
  * A literal that is not a JSON number gives `'not-whole'`.
  */
 export function toIntegerLiteral(text: string, range: IntegerRange): string | NotInteger {
+  const short = wholeDecimal(text);
+  if (short !== undefined) return short;
   const parts = NUMBER_PARTS.exec(text);
   if (parts === null || !JSON_NUMBER.test(text)) return 'not-whole';
   const [, sign = '', intPart = '', fracPart = '', expSign = '', expDigits = '0'] = parts;
@@ -67,6 +69,19 @@ export function toIntegerLiteral(text: string, range: IntegerRange): string | No
   const length = digits.length + shift;
   if (!fitsRange(sign === '-', digits, length, range, text.length)) return 'out-of-range';
   return sign + digits + (shift > 0 ? '0'.repeat(shift) : '');
+}
+
+/**
+ * The fast path for the shape float64 pipelines write, `N.0` (`-42.00`): the integer part when
+ * the fraction is all zeros and it has at most 15 digits (inside every range), else `undefined`.
+ */
+function wholeDecimal(text: string): string | undefined {
+  const dot = text.indexOf('.');
+  if (dot === -1 || dot > 15) return undefined;
+  for (let i = dot + 1; i < text.length; i++) if (text.charCodeAt(i) !== 0x30) return undefined;
+  const integer = text.slice(0, dot);
+  if (!CANONICAL_INTEGER.test(integer) || dot === text.length - 1) return undefined;
+  return integer === '-0' ? '0' : integer;
 }
 
 /** The exponent as a number; a huge exponent becomes ±Infinity, never a wrong finite value. */

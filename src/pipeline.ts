@@ -83,14 +83,16 @@ export function prepareToolCall(argsOrText: unknown, schema: unknown, options: P
     }
   }
   if (schema === undefined || schema === null) {
-    const json = text ?? stringifyArgs(parsed);
+    const json = text ?? writable(parsed);
+    if (json === undefined) return unwritable(options, parsed);
     return finish(options, { ok: true, args: parsed, json, changes: [], refusals: [], errors: [], undeclared: [] });
   }
 
   const renamed = options.renameUnambiguous === true ? renameUnambiguousKeys(parsed, schema) : { value: parsed, changes: [] };
   const coerced = coerceArgs(renamed.value, schema, options);
   const args = coerced.value;
-  const json = args === parsed && text !== undefined ? text : stringifyArgs(args);
+  const json = args === parsed && text !== undefined ? text : writable(args);
+  if (json === undefined) return unwritable(options, args);
   const changes = [...renamed.changes, ...coerced.changes];
   const rejectUndeclared = options.rejectUndeclared === true;
 
@@ -110,6 +112,21 @@ export function prepareToolCall(argsOrText: unknown, schema: unknown, options: P
   }
   const ok = message === undefined;
   return finish(options, { ok, args, json, changes, refusals: coerced.refusals, errors, undeclared, ...(ok ? {} : { message: message! }) });
+}
+
+/** The JSON text of the arguments, or `undefined` when they contain themselves. */
+function writable(args: unknown): string | undefined {
+  try {
+    return stringifyArgs(args);
+  } catch {
+    return undefined;
+  }
+}
+
+function unwritable(options: PrepareOptions, args: unknown): PreparedCall {
+  const { toolName } = options;
+  const message = `Invalid parameters${toolName === undefined ? '' : ` for tool ${JSON.stringify(toolName)}`}: the arguments cannot be written as JSON (they contain themselves).`;
+  return finish(options, { ok: false, args, json: '', changes: [], refusals: [], errors: [], undeclared: [], message });
 }
 
 function finish(options: PrepareOptions, call: Omit<PreparedCall, 'display'>): PreparedCall {

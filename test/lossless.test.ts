@@ -56,7 +56,41 @@ describe('ArgsParseError', () => {
   });
 
   test('duplicate keys with different values are refused (servers disagree on which wins)', () => {
-    expect(() => parseArgs('{"a":1,"a":2}')).toThrow(/position 8\): Duplicate key 'a'/);
+    expect(() => parseArgs('{"a":1,"a":2}')).toThrow(/position 7\): Duplicate key 'a'/);
     expect(stringifyArgs(parseArgs('{"a":1,"a":1}'))).toBe('{"a":1}');
+  });
+});
+
+describe('reading and writing without a call stack', () => {
+  test('100,000 levels of nesting are read and written back', () => {
+    const depth = 100_000;
+    const text = '{"a":['.repeat(depth) + '1.0' + ']}'.repeat(depth);
+    expect(stringifyArgs(parseArgs(text))).toBe(text);
+  });
+
+  test('a repeated key whose containers are equal collapses; one that differs is refused', () => {
+    expect(stringifyArgs(parseArgs('{"a":{"x":[1,{"y":2}]},"a":{"x":[1,{"y":2}]}}'))).toBe('{"a":{"x":[1,{"y":2}]}}');
+    expect(stringifyArgs(parseArgs('{"a":{"x":1,"y":2},"a":{"y":2,"x":1}}'))).toBe('{"a":{"x":1,"y":2}}');
+    expect(() => parseArgs('{"a":{"x":[1,{"y":2}]},"a":{"x":[1,{"y":3}]}}')).toThrow(/position 23\): Duplicate key 'a'/);
+    expect(() => parseArgs('{"a":1.0,"a":1}')).toThrow(/Duplicate key 'a'/);
+  });
+
+  test('plain values are written exactly as JSON.stringify writes them', () => {
+    const samples: unknown[] = [
+      { a: [1, 'x', null, true, { b: undefined, c: () => 1, d: Symbol.for('s') }], e: [undefined, () => 1] },
+      { date: new Date(0), nan: NaN, inf: -Infinity, neg: -0, boxed: [new Number(2), new String('s'), new Boolean(false)] },
+      { toJSON: () => ({ replaced: true }) },
+      { nested: { toJSON: (key: string) => `key:${key}` } },
+      'a\u2028b\ud800"\\', [], {}, [[[]]], new Map([['a', 1]]), 1e21, 0.1,
+    ];
+    for (const sample of samples) expect(stringifyArgs(sample)).toBe(JSON.stringify(sample));
+  });
+
+  test('a cyclic value is refused with a TypeError', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = [cyclic];
+    expect(() => stringifyArgs(cyclic)).toThrow(TypeError);
+    const shared = { n: 1 };
+    expect(stringifyArgs([shared, shared])).toBe('[{"n":1},{"n":1}]');
   });
 });

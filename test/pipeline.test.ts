@@ -43,9 +43,18 @@ describe('prepareToolCall', () => {
     expect(call.args).toBeUndefined();
     expect(call.json).toBe('{"line": 5.0,');
     expect(call.message).toBe(
-      'Invalid parameters for tool "get_symbol_info": the arguments are not valid JSON (at line 1 column 14: Quoted object key expected but reached end of input).\n' +
+      'Invalid parameters for tool "get_symbol_info": the arguments are not valid JSON (at line 1 column 14: Unexpected end of input).\n' +
         'Send the arguments as one JSON object and call the tool again.',
     );
+  });
+
+  test('cyclic arguments: not ok, no throw', () => {
+    const cyclic: Record<string, unknown> = { line: 1 };
+    cyclic['self'] = cyclic;
+    for (const schema of [SCHEMA, undefined]) {
+      const call = prepareToolCall(cyclic, schema, { toolName: 't' });
+      expect(call).toMatchObject({ ok: false, json: '', message: expect.stringContaining('cannot be written as JSON') });
+    }
   });
 
   test('lenient coercion, then validation', () => {
