@@ -74,7 +74,8 @@ export function coerceIntegerArgs<T>(args: T, schema: unknown, options?: CoerceO
  */
 export function coerceArgsJson(text: string, schema: unknown, options?: CoerceOptions): string {
   if (typeof text !== 'string') throw new ArgsParseError(`expected a string, got ${text === null ? 'null' : typeof text}`);
-  if (resolveRules(options?.lenient) === null) {
+  const lenient = options?.lenient;
+  if (lenient === undefined || lenient === false) {
     const rewritten = rewriteIntegerLiterals(text, planOrNull(schema), rangeOf(options?.integerRange));
     if (rewritten !== undefined) return rewritten;
   }
@@ -112,7 +113,7 @@ function planOrNull(schema: unknown): PlanNode | null {
 }
 
 function rangeOf(range: unknown): IntegerRange {
-  return RANGES.includes(range as IntegerRange) ? (range as IntegerRange) : 'int64';
+  return range === undefined ? 'int64' : RANGES.includes(range as IntegerRange) ? (range as IntegerRange) : 'int64';
 }
 
 function unreadable(args: unknown, error: unknown): Refusal {

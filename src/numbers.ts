@@ -76,12 +76,30 @@ export function toIntegerLiteral(text: string, range: IntegerRange): string | No
  * the fraction is all zeros and it has at most 15 digits (inside every range), else `undefined`.
  */
 function wholeDecimal(text: string): string | undefined {
-  const dot = text.indexOf('.');
-  if (dot === -1 || dot > 15) return undefined;
-  for (let i = dot + 1; i < text.length; i++) if (text.charCodeAt(i) !== 0x30) return undefined;
-  const integer = text.slice(0, dot);
-  if (!CANONICAL_INTEGER.test(integer) || dot === text.length - 1) return undefined;
-  return integer === '-0' ? '0' : integer;
+  const dot = wholeDecimalDot(text, 0, text.length);
+  return dot === -1 ? undefined : text.slice(0, dot);
+}
+
+/**
+ * For the number token `text[start..end)`: the index of its `.` when it is `N.0…` with a
+ * canonical integer part of at most 15 digits other than `-0`, so that `text[start..dot)` is its
+ * integer literal; else -1. Reads the text in place, allocating nothing.
+ */
+export function wholeDecimalDot(text: string, start: number, end: number): number {
+  let i = start;
+  if (text.charCodeAt(i) === 0x2d) i++;
+  const first = i;
+  while (i < end && isDigit(text.charCodeAt(i))) i++;
+  const digits = i - first;
+  if (digits === 0 || digits > 15 || i >= end - 1 || text.charCodeAt(i) !== 0x2e) return -1;
+  if (digits > 1 && text.charCodeAt(first) === 0x30) return -1;
+  if (digits === 1 && text.charCodeAt(first) === 0x30 && first !== start) return -1;
+  for (let j = i + 1; j < end; j++) if (text.charCodeAt(j) !== 0x30) return -1;
+  return i;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
 }
 
 /** The exponent as a number; a huge exponent becomes ±Infinity, never a wrong finite value. */

@@ -408,8 +408,13 @@ export function planFor(schema: unknown): PlanNode | null {
   if (!isSchemaObject(schema)) return null;
   let root = plans.get(schema);
   if (root === undefined) {
-    root = new Compiler(schema).root(schema);
+    root = compilePlan(schema);
     plans.set(schema, root);
   }
   return root;
+}
+
+/** Compiles a plan without the cache (`planFor` is the cached entry point). */
+export function compilePlan(schema: unknown): PlanNode | null {
+  return isSchemaObject(schema) ? new Compiler(schema).root(schema) : null;
 }

@@ -5,7 +5,7 @@
  * the length of the text.
  */
 import { scanJson, type JsonVisitor } from './json-scan.js';
-import { isCanonicalInteger, toIntegerLiteral, type IntegerRange } from './numbers.js';
+import { isCanonicalInteger, toIntegerLiteral, wholeDecimalDot, type IntegerRange } from './numbers.js';
 import { WORK_INTEGER, type PlanNode } from './plan.js';
 
 /**
@@ -16,39 +16,76 @@ import { WORK_INTEGER, type PlanNode } from './plan.js';
  * @throws {ArgsParseError} When `text` is not JSON.
  */
 export function rewriteIntegerLiterals(text: string, root: PlanNode | null, range: IntegerRange): string | undefined {
-  const rewriter = new IntegerRewriter(text, active(root), range);
-  scanJson(text, rewriter);
-  return rewriter.result();
+  // One rewriter is reused from call to call (its stacks keep their capacity); a nested call,
+  // should one ever happen, gets a fresh one.
+  const rewriter = idle ?? new IntegerRewriter();
+  idle = undefined;
+  try {
+    rewriter.reset(text, active(root), range);
+    scanJson(text, rewriter);
+    return rewriter.result();
+  } finally {
+    rewriter.reset('', null, range);
+    idle = rewriter;
+  }
 }
+
+let idle: IntegerRewriter | undefined;
 
 /** Objects with up to this many keys check duplicates with a linear scan, larger ones with a Set. */
 const LINEAR_KEYS = 16;
+/** Output pieces per flattened chunk. */
+const PIECES_PER_CHUNK = 4096;
 
 class IntegerRewriter implements JsonVisitor {
-  private readonly text: string;
-  private readonly range: IntegerRange;
-  /** Per open container: its node (null: nothing to rewrite inside), kind, items seen, keys seen. */
+  private text = '';
+  private range: IntegerRange = 'int64';
+  /** Per open container: its node (null: nothing to rewrite inside), kind and items seen. */
   private readonly nodes: (PlanNode | null)[] = [];
   private readonly arrays: boolean[] = [];
   private readonly counts: number[] = [];
-  /** Keys seen, per depth: arrays reused from object to object, a Set past `LINEAR_KEYS` keys. */
+  /**
+   * Keys seen, per depth: the first `keyCounts[depth]` entries of an array reused from object to
+   * object (never truncated), or a Set past `LINEAR_KEYS` keys.
+   */
   private readonly keys: string[][] = [];
+  private readonly keyCounts: number[] = [];
   private readonly keySets: (Set<string> | undefined)[] = [];
   /** The node of the next value: the root, or the one its object key chose. */
-  private pending: PlanNode | null;
-  private out = '';
+  private pending: PlanNode | null = null;
+  /** Output pieces, joined into a chunk every `PIECES_PER_CHUNK`, so memory stays near the text's size. */
+  private pieces: string[] | null = null;
+  private chunks: string[] | null = null;
   private copied = 0;
   private duplicate = false;
 
-  constructor(text: string, root: PlanNode | null, range: IntegerRange) {
+  reset(text: string, root: PlanNode | null, range: IntegerRange): void {
     this.text = text;
     this.pending = root;
     this.range = range;
+    this.pieces = null;
+    this.chunks = null;
+    this.copied = 0;
+    this.duplicate = false;
+    // A scan that completes leaves the stacks empty; only one that threw leaves anything behind.
+    if (this.nodes.length !== 0) {
+      this.nodes.length = 0;
+      this.arrays.length = 0;
+      this.counts.length = 0;
+    }
   }
 
   result(): string | undefined {
     if (this.duplicate) return undefined;
-    return this.copied === 0 ? this.text : this.out + this.text.slice(this.copied);
+    const pieces = this.pieces;
+    if (pieces === null) return this.text;
+    pieces.push(this.text.slice(this.copied));
+    const last = pieces.join('');
+    if (this.chunks === null) return last;
+    // Concatenating the flat chunks makes a rope: no second copy of the whole output here.
+    let output = '';
+    for (const chunk of this.chunks) output += chunk;
+    return output + last;
   }
 
   open(isArray: boolean): void {
@@ -57,8 +94,11 @@ class IntegerRewriter implements JsonVisitor {
     this.counts.push(0);
     const depth = this.nodes.length;
     if (!isArray) {
-      while (this.keys.length < depth) this.keys.push([]);
-      this.keys[depth - 1]!.length = 0;
+      while (this.keys.length < depth) {
+        this.keys.push([]);
+        this.keyCounts.push(0);
+      }
+      this.keyCounts[depth - 1] = 0;
       this.keySets[depth - 1] = undefined;
     }
   }
@@ -81,12 +121,18 @@ class IntegerRewriter implements JsonVisitor {
   number(start: number, end: number): void {
     const node = this.valueNode();
     if (node === null || !node.integer) return;
-    const literal = this.text.slice(start, end);
+    const text = this.text;
+    const dot = wholeDecimalDot(text, start, end);
+    if (dot !== -1) {
+      // `N.0`: what is kept runs from the last copy up to the dot, so one slice carries both.
+      this.emit(text.slice(this.copied, dot), end);
+      return;
+    }
+    const literal = text.slice(start, end);
     if (isCanonicalInteger(literal)) return;
     const integer = toIntegerLiteral(literal, this.range);
     if (integer === 'not-whole' || integer === 'out-of-range') return;
-    this.out += this.text.slice(this.copied, start) + integer;
-    this.copied = end;
+    this.emit(text.slice(this.copied, start) + integer, end);
   }
 
   close(): void {
@@ -100,10 +146,23 @@ class IntegerRewriter implements JsonVisitor {
     const set = this.keySets[depth];
     if (set !== undefined) return set.size === set.add(key).size;
     const list = this.keys[depth]!;
-    if (list.includes(key)) return true;
-    list.push(key);
-    if (list.length > LINEAR_KEYS) this.keySets[depth] = new Set(list);
+    const count = this.keyCounts[depth]!;
+    for (let i = 0; i < count; i++) if (list[i] === key) return true;
+    list[count] = key;
+    this.keyCounts[depth] = count + 1;
+    if (count + 1 > LINEAR_KEYS) this.keySets[depth] = new Set(list.slice(0, count + 1));
     return false;
+  }
+
+  /** Appends a piece of output and moves the copy mark to `copied`. */
+  private emit(piece: string, copied: number): void {
+    const pieces = (this.pieces ??= []);
+    pieces.push(piece);
+    this.copied = copied;
+    if (pieces.length >= PIECES_PER_CHUNK) {
+      (this.chunks ??= []).push(pieces.join(''));
+      this.pieces = [];
+    }
   }
 
   /** The node of the value that starts now: the pending one, or the next array item's. */

@@ -94,3 +94,24 @@ describe('reading and writing without a call stack', () => {
     expect(stringifyArgs([shared, shared])).toBe('[{"n":1},{"n":1}]');
   });
 });
+
+describe('keys read again at the same place', () => {
+  test('a key is decoded from its own text, whatever was read at that place before', () => {
+    const sequences: [string, string[]][] = [
+      ['{"a\\\\\\\\b":1}', ['a\\\\b']],
+      ['{"a\\\\b":1}', ['a\\b']],
+      ['{"a\\\\b":1}', ['a\\b']],
+      ['{"ab":1,"x":2}', ['ab', 'x']],
+      ['{"a\\u0062":1,"x":2}', ['ab', 'x']],
+      ['{"ab":1,"y":2}', ['ab', 'y']],
+      ['{"abc":1}', ['abc']],
+      ['{"a":{"ab":1}}', ['a']],
+      ['[{"k":1},{"k":2},{"l":3}]', []],
+    ];
+    for (const [text, keys] of sequences) {
+      const value = parseArgs(text);
+      if (!Array.isArray(value)) expect(Object.keys(value as object)).toEqual(keys);
+      expect(stringifyArgs(value)).toBe(stringifyArgs(JSON.parse(text)));
+    }
+  });
+});
