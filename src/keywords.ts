@@ -26,7 +26,11 @@ export const IN_PLACE_MAP: readonly string[] = ['dependentSchemas', 'dependencie
 /** Reference keywords, resolved within the document. */
 export const REF_KEYWORDS: readonly string[] = ['$ref', '$dynamicRef', '$recursiveRef'];
 
-/** JSON types as bits of a mask. */
+/**
+ * Kinds of JSON value as bits of a mask. The kinds are disjoint: `integer` is a whole number and
+ * `number` a number with a fractional part, so the type `"number"` is both bits and `"integer"`
+ * the first alone, and masks intersect as the types do.
+ */
 export const TYPE_BITS = {
   null: 1,
   boolean: 2,
@@ -44,17 +48,28 @@ export type JsonType = keyof typeof TYPE_BITS;
 export const ALL_TYPES = 127;
 
 const TYPE_NAMES = Object.keys(TYPE_BITS) as JsonType[];
+const NUMBERS = TYPE_BITS.integer | TYPE_BITS.number;
 
-/** The type names set in a mask, in a fixed order. */
+/** The type names a mask accepts, in a fixed order (`number` covers `integer`). */
 export function typeNames(mask: number): JsonType[] {
-  return TYPE_NAMES.filter((name) => (mask & TYPE_BITS[name]) !== 0);
+  const names = TYPE_NAMES.filter((name) => (mask & TYPE_BITS[name]) !== 0);
+  return (mask & NUMBERS) === NUMBERS ? names.filter((name) => name !== 'integer') : names;
 }
 
 /** The mask of a `type` keyword value (a name or an array of names); 0 when absent or malformed. */
 export function typeMaskOf(type: unknown): number {
-  if (typeof type === 'string') return (TYPE_BITS as Record<string, number>)[type] ?? 0;
+  if (typeof type === 'string') return bitsOf(type);
   if (!Array.isArray(type)) return 0;
   let mask = 0;
-  for (const name of type) if (typeof name === 'string') mask |= (TYPE_BITS as Record<string, number>)[name] ?? 0;
+  for (const name of type) if (typeof name === 'string') mask |= bitsOf(name);
   return mask;
+}
+
+function bitsOf(name: string): number {
+  return name === 'number' ? NUMBERS : ((TYPE_BITS as Record<string, number>)[name] ?? 0);
+}
+
+/** True when a `type` keyword value names `"integer"` (`"number"` does not count). */
+export function declaresInteger(type: unknown): boolean {
+  return type === 'integer' || (Array.isArray(type) && type.includes('integer'));
 }

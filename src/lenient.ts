@@ -49,7 +49,9 @@ export function convertLeniently(value: unknown, node: PlanNode, session: Sessio
   if (typeof value === 'string') {
     const trimmed = value.trim();
     const numeric = rules.strings && isJsonNumberLiteral(trimmed);
-    if (numeric && (mask & TYPE_BITS.integer) !== 0) {
+    // Where fractions are accepted the literal keeps its digits; where only whole numbers are, it
+    // must be one, written as an integer.
+    if (numeric && (mask & TYPE_BITS.number) === 0 && (mask & TYPE_BITS.integer) !== 0) {
       const literal = toIntegerLiteral(trimmed, session.range);
       if (literal === 'not-whole' || literal === 'out-of-range') failure = literal;
       else candidates.push({ value: new LosslessNumber(literal), rule: 'string-to-integer' });

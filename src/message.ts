@@ -104,9 +104,7 @@ function describeType(node: PlanNode | null): string {
     }
   }
   if (node.accept === ALL_TYPES) return '';
-  const names = typeNames(node.accept);
-  const number = names.includes('number');
-  const types = number ? names.filter((name) => name !== 'integer') : names;
+  const types = typeNames(node.accept);
   if (types.length === 1 && types[0] === 'array') {
     const items = describeType(node.item(Number.MAX_SAFE_INTEGER));
     return items === '' ? 'array' : `array of ${items}`;

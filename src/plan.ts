@@ -9,7 +9,7 @@
 import { hasOwn, ownValue } from './_utils.js';
 import { SchemaDocument, isSchemaObject, type SchemaObject } from './document.js';
 import {
-  ALL_TYPES, IN_PLACE_ARRAY, IN_PLACE_MAP, IN_PLACE_SINGLE, REF_KEYWORDS, TYPE_BITS, typeMaskOf,
+  ALL_TYPES, declaresInteger, IN_PLACE_ARRAY, IN_PLACE_MAP, IN_PLACE_SINGLE, REF_KEYWORDS, TYPE_BITS, typeMaskOf,
 } from './keywords.js';
 import { isLosslessNumber } from './lossless.js';
 import { isWholeLiteral } from './numbers.js';
@@ -43,20 +43,23 @@ export class PlanNode {
   readonly work: number;
   /** The applicable schema objects, combinator branches and `$ref` targets included. */
   readonly members: readonly SchemaObject[];
+  /** The schemas this position was reached by, before combinators and refs were followed. */
+  private readonly entries: readonly SchemaObject[];
   private readonly compiler: Compiler;
   private keyed: Map<string, PlanNode | null> | undefined;
   private tuple: (PlanNode | null | undefined)[] | undefined;
   private rest: PlanNode | null | undefined;
   private objectShape: ObjectShape | undefined;
 
-  constructor(compiler: Compiler, members: readonly SchemaObject[], accept: number) {
+  constructor(compiler: Compiler, entries: readonly SchemaObject[], members: readonly SchemaObject[], accept: number) {
     this.compiler = compiler;
+    this.entries = entries;
     this.members = members;
     this.accept = accept;
     let integer = false;
     let work = 0;
     for (const member of members) {
-      integer ||= (typeMaskOf(ownValue(member, 'type')) & TYPE_BITS.integer) !== 0;
+      integer ||= declaresInteger(ownValue(member, 'type'));
       work |= compiler.reach(member);
     }
     this.integer = integer;
@@ -84,7 +87,9 @@ export class PlanNode {
       }
       if (!matched) entries.push(ownValue(member, 'additionalProperties'));
     }
-    const node = this.compiler.node(entries);
+    let accept = ALL_TYPES;
+    for (const entry of this.entries) accept &= this.compiler.childAccept(entry, key, 0);
+    const node = this.compiler.node(entries, accept);
     if (cache.size < MAX_CACHED_KEYS) cache.set(key, node);
     return node;
   }
@@ -137,19 +142,10 @@ export class PlanNode {
   }
 
   private itemNode(index: number): PlanNode | null {
-    const entries: unknown[] = [];
-    for (const member of this.members) {
-      const prefix = ownValue(member, 'prefixItems');
-      const items = ownValue(member, 'items');
-      if (Array.isArray(prefix)) {
-        entries.push(index < prefix.length ? prefix[index] : Array.isArray(items) ? undefined : items);
-      } else if (Array.isArray(items)) {
-        entries.push(index < items.length ? items[index] : ownValue(member, 'additionalItems'));
-      } else {
-        entries.push(items);
-      }
-    }
-    return this.compiler.node(entries);
+    const entries = this.members.map((member) => itemSchema(member, index));
+    let accept = ALL_TYPES;
+    for (const entry of this.entries) accept &= this.compiler.itemAccept(entry, index, 0);
+    return this.compiler.node(entries, accept);
   }
 }
 
@@ -161,6 +157,7 @@ class Compiler {
   private readonly refs = new Map<SchemaObject, SchemaObject[]>();
   private readonly closures = new Map<SchemaObject, SchemaObject[]>();
   private readonly accepts = new Map<SchemaObject, number>();
+  private readonly childAccepts = new Map<SchemaObject, Map<string, number>>();
   private readonly marks = new Map<SchemaObject, number>();
   private readonly compiledPatterns = new Map<SchemaObject, [RegExp, unknown][]>();
 
@@ -174,25 +171,87 @@ class Compiler {
     return this.node([schema]);
   }
 
+
   /** `WORK_*` bits of everything reachable from `schema` (itself included). */
   reach(schema: SchemaObject): number {
     return this.marks.get(schema) ?? 0;
   }
 
-  /** The node for a set of entry schemas (non-object entries are ignored), memoised. */
-  node(entries: readonly unknown[]): PlanNode | null {
+  /**
+   * The node for a set of entry schemas (non-object entries are ignored) whose values must have
+   * a type in `accept`, memoised. The root's accept mask is its schema's own.
+   */
+  node(entries: readonly unknown[], accept?: number): PlanNode | null {
     const schemas: SchemaObject[] = [];
     for (const entry of entries) if (isSchemaObject(entry) && !schemas.includes(entry)) schemas.push(entry);
     if (schemas.length === 0) return null;
-    const key = schemas.map((schema) => this.idOf(schema)).sort((a, b) => a - b).join(',');
+    const mask = accept ?? schemas.reduce((m, schema) => m & this.acceptOf(schema, 0), ALL_TYPES);
+    const key = schemas.map((schema) => this.idOf(schema)).sort((a, b) => a - b).join(',') + '|' + mask;
     const known = this.nodes.get(key);
     if (known !== undefined) return known;
     const members = schemas.length === 1 ? this.closure(schemas[0]!) : unionOf(schemas.map((s) => this.closure(s)));
-    let accept = ALL_TYPES;
-    for (const schema of schemas) accept &= this.acceptOf(schema, 0);
-    const node = new PlanNode(this, members, accept);
+    const node = new PlanNode(this, schemas, members, mask);
     this.nodes.set(key, node);
     return node;
+  }
+
+  /**
+   * The types the value at property `key` may have, as far as `schema` says: its own property,
+   * pattern or additional schema, narrowed by every `allOf` branch and ref, and by the union over
+   * `anyOf`/`oneOf` branches (a branch that does not mention the key allows anything; a branch
+   * that cannot be an object allows nothing, since it cannot be the one that matches).
+   */
+  childAccept(schema: SchemaObject, key: string, depth: number): number {
+    return this.structural(schema, 'k' + key, depth, TYPE_BITS.object, (s) => {
+      const properties = ownValue(s, 'properties');
+      let mask = ALL_TYPES;
+      let matched = false;
+      if (isSchemaObject(properties) && hasOwn(properties, key)) {
+        mask &= this.acceptOf(properties[key], 0);
+        matched = true;
+      }
+      for (const [pattern, sub] of this.patterns(s)) {
+        if (pattern.test(key)) {
+          mask &= this.acceptOf(sub, 0);
+          matched = true;
+        }
+      }
+      return matched ? mask : mask & this.acceptOf(ownValue(s, 'additionalProperties'), 0);
+    }, (sub, d) => this.childAccept(sub, key, d));
+  }
+
+  /** The types the array element at `index` may have, as far as `schema` says (see `childAccept`). */
+  itemAccept(schema: SchemaObject, index: number, depth: number): number {
+    return this.structural(schema, 'i' + Math.min(index, this.tupleLength([schema])), depth, TYPE_BITS.array, (s) => this.acceptOf(itemSchema(s, index), 0), (sub, d) => this.itemAccept(sub, index, d));
+  }
+
+  private structural(
+    schema: SchemaObject,
+    slot: string,
+    depth: number,
+    container: number,
+    own: (schema: SchemaObject) => number,
+    recurse: (schema: SchemaObject, depth: number) => number,
+  ): number {
+    if (depth > MAX_ACCEPT_DEPTH) return ALL_TYPES;
+    let bySlot = this.childAccepts.get(schema);
+    if (bySlot === undefined) this.childAccepts.set(schema, (bySlot = new Map()));
+    const known = bySlot.get(slot);
+    if (known !== undefined) return known;
+    bySlot.set(slot, ALL_TYPES);
+    let mask = (this.acceptOf(schema, 0) & container) === 0 ? 0 : own(schema);
+    const allOf = ownValue(schema, 'allOf');
+    if (Array.isArray(allOf)) for (const branch of allOf) if (isSchemaObject(branch)) mask &= recurse(branch, depth + 1);
+    for (const keyword of ['anyOf', 'oneOf']) {
+      const branches = ownValue(schema, keyword);
+      if (!Array.isArray(branches) || branches.length === 0) continue;
+      let union = 0;
+      for (const branch of branches) union |= isSchemaObject(branch) ? recurse(branch, depth + 1) : branch === false ? 0 : ALL_TYPES;
+      mask &= union;
+    }
+    for (const target of this.refTargets(schema)) mask &= recurse(target, depth + 1);
+    bySlot.set(slot, mask);
+    return mask;
   }
 
   /** Compiled `patternProperties` of a schema; invalid or unsafe patterns are left out. */
@@ -327,7 +386,7 @@ class Compiler {
       }
     }
     for (const [bit, seeds] of [
-      [WORK_INTEGER, schemas.filter((s) => (typeMaskOf(ownValue(s, 'type')) & TYPE_BITS.integer) !== 0)],
+      [WORK_INTEGER, schemas.filter((s) => declaresInteger(ownValue(s, 'type')))],
       [WORK_LENIENT, schemas.filter(isTyped)],
     ] as const) {
       const queue = [...seeds];
@@ -372,6 +431,15 @@ class Compiler {
     this.accepts.set(schema, mask);
     return mask;
   }
+}
+
+/** The subschema an array element at `index` is read against in `schema`, if any. */
+function itemSchema(schema: SchemaObject, index: number): unknown {
+  const prefix = ownValue(schema, 'prefixItems');
+  const items = ownValue(schema, 'items');
+  if (Array.isArray(prefix)) return index < prefix.length ? prefix[index] : Array.isArray(items) ? undefined : items;
+  if (Array.isArray(items)) return index < items.length ? items[index] : ownValue(schema, 'additionalItems');
+  return items;
 }
 
 function isTyped(schema: SchemaObject): boolean {

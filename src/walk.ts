@@ -177,19 +177,17 @@ export function accepts(mask: number, value: unknown): boolean {
   return (mask & typeBitsOf(value)) !== 0;
 }
 
-/** The type bits a value satisfies (a whole number satisfies both integer and number). */
+/** The kind bit of a value: a whole number is `integer`, one with a fraction `number`. */
 function typeBitsOf(value: unknown): number {
   switch (typeof value) {
     case 'string': return TYPE_BITS.string;
     case 'boolean': return TYPE_BITS.boolean;
-    case 'number': return Number.isInteger(value) ? TYPE_BITS.integer | TYPE_BITS.number : TYPE_BITS.number;
-    case 'bigint': return TYPE_BITS.integer | TYPE_BITS.number;
+    case 'number': return Number.isInteger(value) ? TYPE_BITS.integer : TYPE_BITS.number;
+    case 'bigint': return TYPE_BITS.integer;
     case 'object':
       if (value === null) return TYPE_BITS.null;
       if (Array.isArray(value)) return TYPE_BITS.array;
-      if (isLosslessNumber(value)) {
-        return isWholeLiteral(value.value) ? TYPE_BITS.integer | TYPE_BITS.number : TYPE_BITS.number;
-      }
+      if (isLosslessNumber(value)) return isWholeLiteral(value.value) ? TYPE_BITS.integer : TYPE_BITS.number;
       return isPlainObject(value) ? TYPE_BITS.object : ALL_TYPES;
     default: return ALL_TYPES;
   }

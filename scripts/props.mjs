@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+// npm run test:props -- [--seed N] [--runs N]: runs the property tests, replaying a seed.
+import { spawnSync } from 'node:child_process';
+
+const args = process.argv.slice(2);
+const value = (flag) => {
+  const at = args.indexOf(flag);
+  return at === -1 ? undefined : args[at + 1];
+};
+const env = { ...process.env };
+if (value('--seed') !== undefined) env.FC_SEED = value('--seed');
+if (value('--runs') !== undefined) env.FC_RUNS = value('--runs');
+const run = spawnSync('npx', ['vitest', 'run', 'test/properties.test.ts'], { stdio: 'inherit', env });
+process.exit(run.status ?? 1);
