@@ -139,13 +139,13 @@ export function stringifyArgs(value: unknown): string {
   const first = scalarText(prepare(value, ''));
   if (first !== undefined) return first ?? 'null';
   let out = '';
-  const frames: { container: Container; keys: string[] | null; index: number }[] = [];
+  const frames: { container: Container; keys: string[] | null; index: number; wrote: boolean }[] = [];
   const open = new Set<unknown>();
   const enter = (container: Container) => {
     if (open.has(container)) throw new TypeError('[schema-coerce] cannot write cyclic arguments as JSON');
     open.add(container);
     out += Array.isArray(container) ? '[' : '{';
-    frames.push({ container, keys: Array.isArray(container) ? null : Object.keys(container), index: 0 });
+    frames.push({ container, keys: Array.isArray(container) ? null : Object.keys(container), index: 0, wrote: false });
   };
   enter(prepare(value, '') as Container);
   while (frames.length > 0) {
@@ -167,7 +167,9 @@ export function stringifyArgs(value: unknown): string {
       if (text === undefined) enter(item as Container);
       else out += text ?? 'null';
     } else if (text !== null) {
-      if (out.charCodeAt(out.length - 1) !== 0x7b) out += ',';
+      // Reading the output back would flatten the rope being built on every member: keep a flag.
+      if (frame.wrote) out += ',';
+      frame.wrote = true;
       out += JSON.stringify(key) + ':';
       if (text === undefined) enter(item as Container);
       else out += text;

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCli } from './_helpers/run.js';
 
@@ -47,6 +50,21 @@ describe('schema-coerce (built bin)', () => {
   test('--help and --version', () => {
     expect(runCli(['--help'])).toMatchObject({ status: 0, stdout: expect.stringContaining('Usage: schema-coerce') });
     expect(runCli(['--version']).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  test('binary garbage on stdin and in a --schema file: exit 2, one positioned line, nothing on stdout', () => {
+    const garbage = Buffer.from([0x00, 0xff, 0xfe, 0x7b, 0x22, 0x0a, 0x1b, 0x5b, 0x32, 0x4a]).toString('latin1');
+    const onStdin = runCli(['-s', SCHEMA], garbage);
+    expect(onStdin.status).toBe(2);
+    expect(onStdin.stdout).toBe('');
+    expect(onStdin.stderr).toMatch(/^schema-coerce: args \(stdin\): invalid JSON at line 1 column 1 \(position 0\): [^\n]*\n$/);
+    const dir = mkdtempSync(join(tmpdir(), 'schema-coerce-cli-'));
+    const file = join(dir, 'garbage.json');
+    writeFileSync(file, Buffer.from([0x7b, 0x0a, 0x00, 0xff, 0x7d]));
+    const inSchema = runCli(['-s', file, '{}']);
+    expect(inSchema.status).toBe(2);
+    expect(inSchema.stdout).toBe('');
+    expect(inSchema.stderr).toMatch(/^schema-coerce: --schema \S+garbage\.json: invalid JSON at line 2 column 1 \(position 2\): [^\n]*\n$/);
   });
 
   test.each([
