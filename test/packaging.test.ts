@@ -1,0 +1,114 @@
+/**
+ * The package as users get it: linted by publint and arethetypeswrong, packed with `npm pack`,
+ * installed into a throwaway consumer, imported as ESM, required as CJS, its bin run, its types
+ * checked under `node16` and `bundler` resolution; and the core bundled for browsers, with no
+ * Node built-in, under a size budget.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { ROOT } from './_helpers/run.js';
+
+/** min+gzip bytes of the whole core entry (lossless-json excluded), and of `coerceArgsJson` alone. */
+const CORE_BUDGET = 12_500;
+const TEXT_PATH_BUDGET = 9_500;
+
+const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name);
+const run = (file: string, args: string[], cwd: string): string => execFileSync(file, args, { cwd, encoding: 'utf8', stdio: 'pipe' });
+const ajvVersion = (JSON.parse(readFileSync(join(ROOT, 'node_modules', 'ajv', 'package.json'), 'utf8')) as { version: string }).version;
+
+let consumer = '';
+
+beforeAll(() => {
+  const work = mkdtempSync(join(tmpdir(), 'schema-coerce-pack-'));
+  run('npm', ['pack', '--pack-destination', work, '--silent'], ROOT);
+  const tarball = join(work, readdirSync(work).find((name) => name.endsWith('.tgz'))!);
+  consumer = join(work, 'consumer');
+  mkdirSync(consumer);
+  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  run('npm', ['install', tarball, `ajv@${ajvVersion}`, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--silent'], consumer);
+}, 180_000);
+
+describe('packaging', () => {
+  test('publint finds nothing', () => {
+    expect(run(bin('publint'), ['--strict'], ROOT)).toContain('All good!');
+  });
+
+  test('arethetypeswrong finds nothing for node16 and bundler resolution', () => {
+    expect(() => run(bin('attw'), ['--pack', '.', '--profile', 'node16'], ROOT)).not.toThrow();
+  }, 120_000);
+
+  test('the tarball holds dist, README, LICENSE and package.json, nothing else', () => {
+    const files = run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT);
+    const paths = (JSON.parse(files) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path);
+    expect(paths.filter((path) => !path.startsWith('dist/')).sort()).toEqual(['LICENSE', 'README.md', 'package.json']);
+  }, 60_000);
+
+  test('imports as ESM, every entry point', () => {
+    const script = `
+      import { coerceArgsJson } from 'schema-coerce';
+      import { validateArgs } from 'schema-coerce/validate';
+      import { renderSchemaForModel } from 'schema-coerce/render';
+      const schema = { properties: { n: { type: 'integer' } }, required: ['n'] };
+      console.log(coerceArgsJson('{"n":5.0}', schema), validateArgs({ m: 1 }, schema).ok, renderSchemaForModel(schema).length > 0);`;
+    expect(run('node', ['--input-type=module', '-e', script], consumer)).toBe('{"n":5} false true\n');
+  });
+
+  test('requires as CJS, every entry point', () => {
+    const script = `
+      const { coerceArgsJson } = require('schema-coerce');
+      const { validateArgs } = require('schema-coerce/validate');
+      const { renderSchemaForModel } = require('schema-coerce/render');
+      const schema = { properties: { n: { type: 'integer' } }, required: ['n'] };
+      console.log(coerceArgsJson('{"n":5.0}', schema), validateArgs({ m: 1 }, schema).ok, renderSchemaForModel(schema).length > 0);`;
+    expect(run('node', ['--input-type=commonjs', '-e', script], consumer)).toBe('{"n":5} false true\n');
+  });
+
+  test('the bin runs from the installed package', () => {
+    const out = run(join(consumer, 'node_modules', '.bin', 'schema-coerce'), ['--schema', '{"type":"integer"}', '1e3'], consumer);
+    expect(out).toBe('1000\n');
+  });
+
+  test.each(['node16', 'bundler'])('a TypeScript consumer type-checks under moduleResolution %s', (resolution) => {
+    writeFileSync(join(consumer, 'index.ts'), `
+      import { coerceArgs, coerceArgsJson, parseArgs, prepareToolCall, type CoerceResult, type PreparedCall } from 'schema-coerce';
+      import { validateArgs, type ValidationResult } from 'schema-coerce/validate';
+      import { renderSchemaForModel } from 'schema-coerce/render';
+      const text: string = coerceArgsJson('{"n":5.0}', { type: 'integer' });
+      const result: CoerceResult = coerceArgs(parseArgs(text), {}, { lenient: { booleans: false } });
+      const verdict: ValidationResult = validateArgs(result.value, {});
+      const call: PreparedCall = prepareToolCall(text, {}, { validate: validateArgs });
+      const shown: string = renderSchemaForModel({}, { maxChars: 100 });
+      // @ts-expect-error the text path takes text
+      coerceArgsJson(5, {});
+      export { verdict, call, shown };
+    `);
+    const compilerOptions = resolution === 'node16'
+      ? { module: 'node16', moduleResolution: 'node16' }
+      : { module: 'esnext', moduleResolution: 'bundler' };
+    writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { ...compilerOptions, target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] },
+      files: ['index.ts'],
+    }));
+    expect(() => run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], consumer)).not.toThrow();
+  }, 60_000);
+
+  test('the core bundles for browsers with no Node built-in, within its size budget', async () => {
+    const bundle = async (contents: string) => {
+      const out = await build({
+        stdin: { contents, resolveDir: ROOT, loader: 'ts' },
+        bundle: true, platform: 'browser', format: 'esm', minify: true, write: false, external: ['lossless-json'], logLevel: 'silent',
+      });
+      return gzipSync(out.outputFiles[0]!.contents).length;
+    };
+    const core = await bundle("export * from './src/index.ts';");
+    const textPath = await bundle("export { coerceArgsJson } from './src/index.ts';");
+    expect(core).toBeLessThanOrEqual(CORE_BUDGET);
+    expect(textPath).toBeLessThanOrEqual(TEXT_PATH_BUDGET);
+    await expect(bundle("export * from './src/render.ts';")).resolves.toBeGreaterThan(0);
+  });
+});
