@@ -220,11 +220,19 @@ function describe(value: unknown): string {
  *   reference is kept as it is.
  */
 export function toPlainNumbers(value: unknown): unknown {
-  return plainCopy(value, new Set());
+  return mapLosslessNumbers(value, Number);
 }
 
-function plainCopy(value: unknown, ancestors: Set<unknown>): unknown {
-  if (isLosslessNumber(value)) return Number(value.value);
+/**
+ * A copy of `value` with every `LosslessNumber` replaced by `convert(literal)`; the same
+ * reference when it holds none. Cycles are kept as they are.
+ */
+export function mapLosslessNumbers(value: unknown, convert: (literal: string) => unknown): unknown {
+  return mapCopy(value, convert, new Set());
+}
+
+function mapCopy(value: unknown, convert: (literal: string) => unknown, ancestors: Set<unknown>): unknown {
+  if (isLosslessNumber(value)) return convert(value.value);
   const array = Array.isArray(value);
   if ((!array && !isPlainObject(value)) || ancestors.has(value)) return value;
   ancestors.add(value);
@@ -232,14 +240,14 @@ function plainCopy(value: unknown, ancestors: Set<unknown>): unknown {
   if (array) {
     const items = value as unknown[];
     items.forEach((item, index) => {
-      const plain = plainCopy(item, ancestors);
-      if (plain !== item) ((copy ??= items.slice()) as unknown[])[index] = plain;
+      const mapped = mapCopy(item, convert, ancestors);
+      if (mapped !== item) ((copy ??= items.slice()) as unknown[])[index] = mapped;
     });
   } else {
     const object = value as Record<string, unknown>;
     for (const key of Object.keys(object)) {
-      const plain = plainCopy(object[key], ancestors);
-      if (plain !== object[key]) setOwn((copy ??= copyObject(object)) as Record<string, unknown>, key, plain);
+      const mapped = mapCopy(object[key], convert, ancestors);
+      if (mapped !== object[key]) setOwn((copy ??= copyObject(object)) as Record<string, unknown>, key, mapped);
     }
   }
   ancestors.delete(value);

@@ -19,7 +19,9 @@ const TEXT_PATH_BUDGET = 9_500;
 
 const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name);
 const run = (file: string, args: string[], cwd: string): string => execFileSync(file, args, { cwd, encoding: 'utf8', stdio: 'pipe' });
-const ajvVersion = (JSON.parse(readFileSync(join(ROOT, 'node_modules', 'ajv', 'package.json'), 'utf8')) as { version: string }).version;
+const versionOf = (name: string): string => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+// The peers, and the type packages `ai`'s own declarations need, as every consumer of `ai` has them.
+const peers = ['ajv', '@modelcontextprotocol/sdk', 'ai', 'zod', '@types/node', '@types/json-schema'].map((name) => `${name}@${versionOf(name)}`);
 
 let consumer = '';
 
@@ -30,7 +32,7 @@ beforeAll(() => {
   consumer = join(work, 'consumer');
   mkdirSync(consumer);
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  run('npm', ['install', tarball, `ajv@${ajvVersion}`, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--silent'], consumer);
+  run('npm', ['install', tarball, ...peers, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--silent'], consumer);
 }, 180_000);
 
 describe('packaging', () => {
@@ -53,9 +55,12 @@ describe('packaging', () => {
       import { coerceArgsJson } from 'schema-coerce';
       import { validateArgs } from 'schema-coerce/validate';
       import { renderSchemaForModel } from 'schema-coerce/render';
+      import { withArgCoercion } from 'schema-coerce/mcp';
+      import { repairToolInput } from 'schema-coerce/ai';
       const schema = { properties: { n: { type: 'integer' } }, required: ['n'] };
-      console.log(coerceArgsJson('{"n":5.0}', schema), validateArgs({ m: 1 }, schema).ok, renderSchemaForModel(schema).length > 0);`;
-    expect(run('node', ['--input-type=module', '-e', script], consumer)).toBe('{"n":5} false true\n');
+      console.log(coerceArgsJson('{"n":5.0}', schema), validateArgs({ m: 1 }, schema).ok, renderSchemaForModel(schema).length > 0,
+        typeof withArgCoercion, repairToolInput('{"n":"5"}', schema));`;
+    expect(run('node', ['--input-type=module', '-e', script], consumer)).toBe('{"n":5} false true function {"n":5}\n');
   });
 
   test('requires as CJS, every entry point', () => {
@@ -63,9 +68,12 @@ describe('packaging', () => {
       const { coerceArgsJson } = require('schema-coerce');
       const { validateArgs } = require('schema-coerce/validate');
       const { renderSchemaForModel } = require('schema-coerce/render');
+      const { withServerArgCoercion } = require('schema-coerce/mcp');
+      const { createToolCallRepair } = require('schema-coerce/ai');
       const schema = { properties: { n: { type: 'integer' } }, required: ['n'] };
-      console.log(coerceArgsJson('{"n":5.0}', schema), validateArgs({ m: 1 }, schema).ok, renderSchemaForModel(schema).length > 0);`;
-    expect(run('node', ['--input-type=commonjs', '-e', script], consumer)).toBe('{"n":5} false true\n');
+      console.log(coerceArgsJson('{"n":5.0}', schema), validateArgs({ m: 1 }, schema).ok, renderSchemaForModel(schema).length > 0,
+        typeof withServerArgCoercion, typeof createToolCallRepair);`;
+    expect(run('node', ['--input-type=commonjs', '-e', script], consumer)).toBe('{"n":5} false true function function\n');
   });
 
   test('the bin runs from the installed package', () => {
@@ -78,6 +86,10 @@ describe('packaging', () => {
       import { coerceArgs, coerceArgsJson, parseArgs, prepareToolCall, type CoerceResult, type PreparedCall } from 'schema-coerce';
       import { validateArgs, type ValidationResult } from 'schema-coerce/validate';
       import { renderSchemaForModel } from 'schema-coerce/render';
+      import { withArgCoercion, type ClientCoercionOptions } from 'schema-coerce/mcp';
+      import { createToolCallRepair } from 'schema-coerce/ai';
+      const options: ClientCoercionOptions = { lenient: true, onInvalid: 'throw' };
+      export { withArgCoercion, createToolCallRepair, options };
       const text: string = coerceArgsJson('{"n":5.0}', { type: 'integer' });
       const result: CoerceResult = coerceArgs(parseArgs(text), {}, { lenient: { booleans: false } });
       const verdict: ValidationResult = validateArgs(result.value, {});
@@ -91,7 +103,7 @@ describe('packaging', () => {
       ? { module: 'node16', moduleResolution: 'node16' }
       : { module: 'esnext', moduleResolution: 'bundler' };
     writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { ...compilerOptions, target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] },
+      compilerOptions: { ...compilerOptions, target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] },
       files: ['index.ts'],
     }));
     expect(() => run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], consumer)).not.toThrow();

@@ -1,5 +1,7 @@
 import { expect, test } from 'vitest';
+import * as ai from '../src/ai.js';
 import * as root from '../src/index.js';
+import * as mcp from '../src/mcp.js';
 import * as render from '../src/render.js';
 import * as validate from '../src/validate.js';
 
@@ -26,4 +28,12 @@ test('schema-coerce/validate exports exactly these names', () => {
 
 test('schema-coerce/render exports exactly these names', () => {
   expect(Object.keys(render).sort()).toEqual(['DEFAULT_MAX_CHARS', 'normalizeSchemaForModel', 'renderSchemaForModel']);
+});
+
+test('schema-coerce/mcp exports exactly these names', () => {
+  expect(Object.keys(mcp).sort()).toEqual(['InvalidToolArgumentsError', 'NumberPrecisionError', 'toWire', 'withArgCoercion', 'withServerArgCoercion']);
+});
+
+test('schema-coerce/ai exports exactly these names', () => {
+  expect(Object.keys(ai).sort()).toEqual(['coercedJsonSchema', 'createToolCallRepair', 'repairToolInput']);
 });
