@@ -8,9 +8,11 @@ import { parseArgs as parseCommandLine } from 'node:util';
 import { coerceArgs } from './coerce.js';
 import { ArgsParseError } from './errors.js';
 import { parseArgs, stringifyArgs } from './lossless.js';
+import { runProxy } from './proxy.js';
 import type { CoerceOptions, IntegerRange } from './types.js';
 
 const HELP = `Usage: schema-coerce --schema <file | inline JSON> [options] [args JSON | -]
+       schema-coerce proxy [proxy options] -- <server command> [args…]
 
 Repairs tool-call arguments against the tool's JSON Schema and prints them on stdout.
 Arguments come from the last operand, or from stdin when it is "-" or absent.
@@ -23,14 +25,24 @@ Options:
   -h, --help                 show this help
   -v, --version              show the version
 
-Exit status: 0 done, 2 bad input (the message names the file and position).
+Proxy options (repair every tool call a client sends to a stdio MCP server):
+      --lenient              convert strings, booleans, arrays and JSON text by type
+      --validate             answer calls that fail the schema with an isError result
+      --reject-undeclared    answer calls with undeclared keys with an isError result
+      --integer-range <r>    int64 (default), safe or unbounded
+      --log <file>           append one JSON line per change, refusal and rejection
+      --verbose              write the same lines to stderr
+
+Exit status: 0 done, 2 bad input (the message names the file and position); the proxy exits
+with the server's status, or 127 when the server cannot be started.
 Example:
   schema-coerce --schema '{"properties":{"line":{"type":"integer"}}}' '{"line":5.0}'
 `;
 
 class UsageError extends Error {}
 
-function main(argv: string[]): number {
+async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'proxy') return proxy(argv.slice(1));
   const { values, positionals } = readCommandLine(argv);
   if (values.help) {
     process.stdout.write(HELP);
@@ -42,17 +54,14 @@ function main(argv: string[]): number {
   }
   if (values.schema === undefined) throw new UsageError('--schema is required (see --help)');
   if (positionals.length > 1) throw new UsageError(`expected at most one args operand, got ${positionals.length}`);
-  const range = values['integer-range'];
-  if (range !== undefined && !['int64', 'safe', 'unbounded'].includes(range)) {
-    throw new UsageError(`--integer-range must be int64, safe or unbounded, not "${range}"`);
-  }
+  const range = checkRange(values['integer-range']);
   const schema = readSchema(values.schema);
   const operand = positionals[0];
   const [label, text] = operand === undefined || operand === '-' ? ['args (stdin)', readStdin()] : ['args', operand];
   const args = parseLabelled(text, label);
   const options: CoerceOptions = {
     lenient: values.lenient === true,
-    ...(range === undefined ? {} : { integerRange: range as IntegerRange }),
+    ...(range === undefined ? {} : { integerRange: range }),
   };
   const { value, changes, refusals } = coerceArgs(args, schema, options);
   const output = value === args ? text.trim() : stringifyArgs(value);
@@ -64,6 +73,46 @@ function main(argv: string[]): number {
   }
   process.stdout.write(output + '\n');
   return 0;
+}
+
+function proxy(argv: string[]): Promise<number> {
+  const split = argv.indexOf('--');
+  const own = split === -1 ? argv : argv.slice(0, split);
+  const command = split === -1 ? [] : argv.slice(split + 1);
+  let values;
+  try {
+    ({ values } = parseCommandLine({
+      args: own,
+      strict: true,
+      options: {
+        lenient: { type: 'boolean' },
+        validate: { type: 'boolean' },
+        'reject-undeclared': { type: 'boolean' },
+        'integer-range': { type: 'string' },
+        log: { type: 'string' },
+        verbose: { type: 'boolean' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(`proxy: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (command.length === 0) throw new UsageError('proxy: give the server command after --, e.g. schema-coerce proxy -- node server.js');
+  const range = checkRange(values['integer-range']);
+  return runProxy(command, {
+    lenient: values.lenient === true,
+    validate: values.validate === true,
+    rejectUndeclared: values['reject-undeclared'] === true,
+    verbose: values.verbose === true,
+    ...(values.log === undefined ? {} : { log: values.log }),
+    ...(range === undefined ? {} : { integerRange: range }),
+  });
+}
+
+function checkRange(range: string | undefined): IntegerRange | undefined {
+  if (range !== undefined && !['int64', 'safe', 'unbounded'].includes(range)) {
+    throw new UsageError(`--integer-range must be int64, safe or unbounded, not "${range}"`);
+  }
+  return range as IntegerRange | undefined;
 }
 
 function readCommandLine(argv: string[]) {
@@ -126,10 +175,13 @@ function readStdin(): string {
 declare const __VERSION__: string;
 const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : 'dev';
 
-try {
-  process.exitCode = main(process.argv.slice(2));
-} catch (error) {
-  const message = error instanceof UsageError ? error.message : `unexpected error: ${String(error)}`;
-  process.stderr.write(`schema-coerce: ${message.replace(/\s+/g, ' ')}\n`);
-  process.exitCode = error instanceof UsageError ? 2 : 1;
-}
+main(process.argv.slice(2)).then(
+  (status) => {
+    process.exitCode = status;
+  },
+  (error: unknown) => {
+    const message = error instanceof UsageError ? error.message : `unexpected error: ${String(error)}`;
+    process.stderr.write(`schema-coerce: ${message.replace(/\s+/g, ' ')}\n`);
+    process.exitCode = error instanceof UsageError ? 2 : 1;
+  },
+);

@@ -16,10 +16,10 @@ export interface JsonVisitor {
   string(start: number, end: number): void;
   /** A number token spans `start`..`end`. */
   number(start: number, end: number): void;
-  /** `true`, `false` or `null`. */
-  literal(value: boolean | null): void;
-  /** The innermost open container closes. */
-  close(): void;
+  /** `true`, `false` or `null`, spanning `start`..`end`. */
+  literal(value: boolean | null, start: number, end: number): void;
+  /** The innermost open container closes; its closing bracket is at `at`. */
+  close(at: number): void;
 }
 
 // The "unrolled loop" form: runs of plain characters, each escape between them. Every run must
@@ -62,7 +62,7 @@ export function scanJson(text: string, visitor: JsonVisitor): void {
       i++;
       if (text.charCodeAt(i) <= SPACE) i = skipSpace(text, i);
       if (text.charCodeAt(i) === (isArray ? CLOSE_BRACKET : CLOSE_BRACE)) {
-        visitor.close();
+        visitor.close(i);
         i++;
       } else {
         arrays.push(isArray);
@@ -80,13 +80,13 @@ export function scanJson(text: string, visitor: JsonVisitor): void {
       visitor.number(i, NUMBER.lastIndex);
       i = NUMBER.lastIndex;
     } else if (code === 0x74 && text.startsWith('true', i)) {
-      visitor.literal(true);
+      visitor.literal(true, i, i + 4);
       i += 4;
     } else if (code === 0x66 && text.startsWith('false', i)) {
-      visitor.literal(false);
+      visitor.literal(false, i, i + 5);
       i += 5;
     } else if (code === 0x6e && text.startsWith('null', i)) {
-      visitor.literal(null);
+      visitor.literal(null, i, i + 4);
       i += 4;
     } else {
       fail(text, i, `Unexpected character ${describe(text, i)}`);
@@ -113,7 +113,7 @@ export function scanJson(text: string, visitor: JsonVisitor): void {
       }
       arrays.pop();
       keyCounts.pop();
-      visitor.close();
+      visitor.close(i);
       i++;
     }
   }

@@ -11,6 +11,7 @@ import { mapLosslessNumbers, toPlainNumbers } from './lossless.js';
 import { toIntegerLiteral, fitsFloat64 } from './numbers.js';
 import { prepareToolCall, type PreparedCall } from './pipeline.js';
 import type { CoerceOptions } from './types.js';
+import { ToolSchemas } from './tool-schemas.js';
 import { validateArgs } from './validate.js';
 
 /** What one tool call's repair did, for logging. */
@@ -71,24 +72,6 @@ export class NumberPrecisionError extends Error {
     super(`[schema-coerce] ${literal} cannot be sent exactly on a runtime without JSON.rawJSON (Node 22+); pass lossyNumbers: true to send it rounded`);
     this.name = 'NumberPrecisionError';
     this.literal = literal;
-  }
-}
-
-/** The tool schemas a peer advertised, by name. */
-class ToolSchemas {
-  private readonly byName = new Map<string, unknown>();
-
-  get(name: string): unknown {
-    return this.byName.get(name);
-  }
-
-  store(tools: readonly Pick<Tool, 'name' | 'inputSchema'>[], fromStart: boolean): void {
-    if (fromStart) this.byName.clear();
-    for (const tool of tools) this.byName.set(tool.name, tool.inputSchema);
-  }
-
-  clear(): void {
-    this.byName.clear();
   }
 }
 

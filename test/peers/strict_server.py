@@ -3,7 +3,8 @@
 Like Kotlin, Pydantic strict, Rust i64 or Go int, it refuses `5.0` where its schema says
 "integer". It reads JSON with Python's json module, which keeps 5 (int) and 5.0 (float) apart
 and integers exact, and echoes what it received, with the Python type of every number. Used by
-the tests of schema-coerce's MCP client adapter and of the proxy.
+the tests of schema-coerce's MCP client adapter and of the proxy. With RAW_LOG set, it appends
+every line it receives, byte for byte, to that file.
 
 Tools: `get_symbol_info` (line, column: integer; filePath: string), `search` (q: string,
 required), `add_tool` (adds `late_tool` and sends notifications/tools/list_changed), `calls`
@@ -11,7 +12,10 @@ required), `add_tool` (adds `late_tool` and sends notifications/tools/list_chang
 tool per page, with nextCursor.
 """
 import json
+import os
 import sys
+
+RAW_LOG = os.environ.get("RAW_LOG")
 
 TOOLS = [
     {"name": "get_symbol_info", "description": "Look up a symbol.", "inputSchema": {
@@ -63,7 +67,7 @@ def call(name, args):
     if name == "calls":
         return {"content": [{"type": "text", "text": f"calls:{calls - 1} lists:{lists}"}]}
     if name == "exit":
-        sys.exit(0)
+        sys.exit(int(args.get("code", 0)))
     for key, prop in tool["inputSchema"]["properties"].items():
         if prop.get("type") == "integer" and key in args and not (isinstance(args[key], int) and not isinstance(args[key], bool)):
             return {"content": [{"type": "text", "text": f"Failed to parse literal '{args[key]!r}' as an int value"}], "isError": True}
@@ -71,16 +75,25 @@ def call(name, args):
 
 
 def main():
-    global lists
-    for line in sys.stdin:
-        handle(line)
+    for line in sys.stdin.buffer:
+        if RAW_LOG:
+            with open(RAW_LOG, "ab") as log:
+                log.write(line)
+        handle(line.decode("utf-8"))
 
 
 def handle(line):
     global lists
     if not line.strip():
         return
-    message = json.loads(line)
+    try:
+        message = json.loads(line)
+    except ValueError:
+        send({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
+        return
+    if not isinstance(message, dict):
+        send({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Batches are not supported"}})
+        return
     method, ident = message.get("method"), message.get("id")
     if ident is None:
         return
