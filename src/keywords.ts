@@ -23,6 +23,10 @@ export const IN_PLACE_ARRAY: readonly string[] = ['allOf', 'anyOf', 'oneOf'];
 export const IN_PLACE_SINGLE: readonly string[] = ['then', 'else'];
 /** Map-valued in-place applicators. */
 export const IN_PLACE_MAP: readonly string[] = ['dependentSchemas', 'dependencies'];
+/** Map-valued keywords whose subschemas apply to an object's property values. */
+export const POSITIONAL_MAP: readonly string[] = ['properties', 'patternProperties'];
+/** Keywords holding one subschema, or an array of them, that apply to child values. */
+export const POSITIONAL: readonly string[] = ['additionalProperties', 'items', 'additionalItems', 'prefixItems'];
 /** Reference keywords, resolved within the document. */
 export const REF_KEYWORDS: readonly string[] = ['$ref', '$dynamicRef', '$recursiveRef'];
 

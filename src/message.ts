@@ -8,7 +8,7 @@ import { hasOwn, isPlainObject } from './_utils.js';
 import { ALL_TYPES, typeNames } from './keywords.js';
 import { stringifyArgs } from './lossless.js';
 import { planFor, type PlanNode } from './plan.js';
-import { parsePointer, valueAtPointer } from './pointer.js';
+import { escapeToken, parsePointer, valueAtPointer } from './pointer.js';
 import type { UndeclaredKey } from './undeclared.js';
 
 /** One validation error, in the shape every validator here reports. */
@@ -130,7 +130,7 @@ function coveredByUndeclared(error: ValidationIssue, covered: ReadonlySet<string
   const extra = error.params?.['additionalProperty'] ?? error.params?.['unevaluatedProperty'];
   if (typeof extra !== 'string') return false;
   const base = error.path === '' ? '' : error.path;
-  return covered.has(`${base}/${extra.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+  return covered.has(`${base}/${escapeToken(extra)}`);
 }
 
 /** The plan node at a JSON Pointer, following the arguments to tell indices from keys. */

@@ -9,7 +9,7 @@
 import { hasOwn, ownValue } from './_utils.js';
 import { SchemaDocument, isSchemaObject, type SchemaObject } from './document.js';
 import {
-  ALL_TYPES, declaresInteger, IN_PLACE_ARRAY, IN_PLACE_MAP, IN_PLACE_SINGLE, REF_KEYWORDS, TYPE_BITS, typeMaskOf,
+  ALL_TYPES, declaresInteger, IN_PLACE_ARRAY, IN_PLACE_MAP, IN_PLACE_SINGLE, POSITIONAL, POSITIONAL_MAP, REF_KEYWORDS, TYPE_BITS, typeMaskOf,
 } from './keywords.js';
 import { isLosslessNumber } from './lossless.js';
 import { isWholeLiteral } from './numbers.js';
@@ -71,22 +71,7 @@ export class PlanNode {
     const cache = (this.keyed ??= new Map());
     const hit = cache.get(key);
     if (hit !== undefined) return hit;
-    const entries: unknown[] = [];
-    for (const member of this.members) {
-      let matched = false;
-      const properties = ownValue(member, 'properties');
-      if (isSchemaObject(properties) && hasOwn(properties, key)) {
-        entries.push(properties[key]);
-        matched = true;
-      }
-      for (const [pattern, schema] of this.compiler.patterns(member)) {
-        if (pattern.test(key)) {
-          entries.push(schema);
-          matched = true;
-        }
-      }
-      if (!matched) entries.push(ownValue(member, 'additionalProperties'));
-    }
+    const entries = this.members.flatMap((member) => this.compiler.propertySchemas(member, key));
     let accept = ALL_TYPES;
     for (const entry of this.entries) accept &= this.compiler.childAccept(entry, key, 0);
     const node = this.compiler.node(entries, accept);
@@ -156,8 +141,7 @@ class Compiler {
   private readonly nodes = new Map<string, PlanNode | null>();
   private readonly refs = new Map<SchemaObject, SchemaObject[]>();
   private readonly closures = new Map<SchemaObject, SchemaObject[]>();
-  private readonly accepts = new Map<SchemaObject, number>();
-  private readonly childAccepts = new Map<SchemaObject, Map<string, number>>();
+  private readonly slotAccepts = new Map<SchemaObject, Map<string, number>>();
   private readonly marks = new Map<SchemaObject, number>();
   private readonly compiledPatterns = new Map<SchemaObject, [RegExp, unknown][]>();
 
@@ -170,7 +154,6 @@ class Compiler {
   root(schema: SchemaObject): PlanNode | null {
     return this.node([schema]);
   }
-
 
   /** `WORK_*` bits of everything reachable from `schema` (itself included). */
   reach(schema: SchemaObject): number {
@@ -202,22 +185,21 @@ class Compiler {
    * that cannot be an object allows nothing, since it cannot be the one that matches).
    */
   childAccept(schema: SchemaObject, key: string, depth: number): number {
-    return this.structural(schema, 'k' + key, depth, TYPE_BITS.object, (s) => {
-      const properties = ownValue(s, 'properties');
-      let mask = ALL_TYPES;
-      let matched = false;
-      if (isSchemaObject(properties) && hasOwn(properties, key)) {
-        mask &= this.acceptOf(properties[key], 0);
-        matched = true;
-      }
-      for (const [pattern, sub] of this.patterns(s)) {
-        if (pattern.test(key)) {
-          mask &= this.acceptOf(sub, 0);
-          matched = true;
-        }
-      }
-      return matched ? mask : mask & this.acceptOf(ownValue(s, 'additionalProperties'), 0);
-    }, (sub, d) => this.childAccept(sub, key, d));
+    const own = (s: SchemaObject) => this.propertySchemas(s, key).reduce((mask: number, sub) => mask & this.acceptOf(sub, 0), ALL_TYPES);
+    return this.structural(schema, 'k' + key, depth, TYPE_BITS.object, own, (sub, d) => this.childAccept(sub, key, d));
+  }
+
+  /**
+   * The subschemas of `schema` that apply to its property `key`: the property's own, every
+   * matching pattern's, or else `additionalProperties`.
+   */
+  propertySchemas(schema: SchemaObject, key: string): unknown[] {
+    const out: unknown[] = [];
+    const properties = ownValue(schema, 'properties');
+    if (isSchemaObject(properties) && hasOwn(properties, key)) out.push(properties[key]);
+    for (const [pattern, sub] of this.patterns(schema)) if (pattern.test(key)) out.push(sub);
+    if (out.length === 0) out.push(ownValue(schema, 'additionalProperties'));
+    return out;
   }
 
   /** The types the array element at `index` may have, as far as `schema` says (see `childAccept`). */
@@ -225,28 +207,36 @@ class Compiler {
     return this.structural(schema, 'i' + Math.min(index, this.tupleLength([schema])), depth, TYPE_BITS.array, (s) => this.acceptOf(itemSchema(s, index), 0), (sub, d) => this.itemAccept(sub, index, d));
   }
 
+  /**
+   * What `schema` lets through at one slot (`''` the value itself, `k…` a property, `i…` an
+   * item): `own`, narrowed by every `allOf` branch and ref, and by the union over `anyOf`/`oneOf`
+   * branches. For a property or an item, a schema whose value cannot be a `container` lets
+   * nothing through. Memoised per schema and slot; a cycle or nesting past `MAX_ACCEPT_DEPTH`
+   * answers "anything", which only ever makes lenient mode more careful.
+   */
   private structural(
     schema: SchemaObject,
     slot: string,
     depth: number,
-    container: number,
+    container: number | undefined,
     own: (schema: SchemaObject) => number,
     recurse: (schema: SchemaObject, depth: number) => number,
   ): number {
     if (depth > MAX_ACCEPT_DEPTH) return ALL_TYPES;
-    let bySlot = this.childAccepts.get(schema);
-    if (bySlot === undefined) this.childAccepts.set(schema, (bySlot = new Map()));
+    let bySlot = this.slotAccepts.get(schema);
+    if (bySlot === undefined) this.slotAccepts.set(schema, (bySlot = new Map()));
     const known = bySlot.get(slot);
     if (known !== undefined) return known;
     bySlot.set(slot, ALL_TYPES);
-    let mask = (this.acceptOf(schema, 0) & container) === 0 ? 0 : own(schema);
+    const branch = (sub: unknown, d: number) => (isSchemaObject(sub) ? recurse(sub, d) : sub === false ? 0 : ALL_TYPES);
+    let mask = container !== undefined && (this.acceptOf(schema, 0) & container) === 0 ? 0 : own(schema);
     const allOf = ownValue(schema, 'allOf');
-    if (Array.isArray(allOf)) for (const branch of allOf) if (isSchemaObject(branch)) mask &= recurse(branch, depth + 1);
+    if (Array.isArray(allOf)) for (const sub of allOf) mask &= branch(sub, depth + 1);
     for (const keyword of ['anyOf', 'oneOf']) {
       const branches = ownValue(schema, keyword);
       if (!Array.isArray(branches) || branches.length === 0) continue;
       let union = 0;
-      for (const branch of branches) union |= isSchemaObject(branch) ? recurse(branch, depth + 1) : branch === false ? 0 : ALL_TYPES;
+      for (const sub of branches) union |= branch(sub, depth + 1);
       mask &= union;
     }
     for (const target of this.refTargets(schema)) mask &= recurse(target, depth + 1);
@@ -354,7 +344,7 @@ class Compiler {
   /** Subschemas that apply to child values: properties, patterns, additional, items. */
   private positional(schema: SchemaObject): SchemaObject[] {
     const out: SchemaObject[] = [];
-    for (const keyword of ['properties', 'patternProperties']) {
+    for (const keyword of POSITIONAL_MAP) {
       const map = ownValue(schema, keyword);
       if (!isSchemaObject(map)) continue;
       for (const name of Object.keys(map)) {
@@ -362,7 +352,7 @@ class Compiler {
         if (isSchemaObject(sub)) out.push(sub);
       }
     }
-    for (const keyword of ['additionalProperties', 'items', 'additionalItems', 'prefixItems']) {
+    for (const keyword of POSITIONAL) {
       const sub = ownValue(schema, keyword);
       if (isSchemaObject(sub)) out.push(sub);
       else if (Array.isArray(sub)) for (const item of sub) if (isSchemaObject(item)) out.push(item);
@@ -403,33 +393,11 @@ class Compiler {
     }
   }
 
-  /**
-   * The types a schema lets through: `type`, narrowed by `enum`/`const`, `allOf` (every branch),
-   * `anyOf`/`oneOf` (some branch) and refs. Cycles and deep nesting answer "anything", which
-   * only ever makes lenient mode more careful.
-   */
+  /** The types a schema lets through: `type`, narrowed by `enum`/`const`, combinators and refs. */
   private acceptOf(schema: unknown, depth: number): number {
     if (schema === false) return 0;
-    if (!isSchemaObject(schema) || depth > MAX_ACCEPT_DEPTH) return ALL_TYPES;
-    const known = this.accepts.get(schema);
-    if (known !== undefined) return known;
-    this.accepts.set(schema, ALL_TYPES);
-    let mask = typeMaskOf(ownValue(schema, 'type')) || ALL_TYPES;
-    if (hasOwn(schema, 'const')) mask &= valueTypeMask(schema['const']);
-    const enumValues = ownValue(schema, 'enum');
-    if (Array.isArray(enumValues)) mask &= enumValues.reduce((m: number, v) => m | valueTypeMask(v), 0);
-    const allOf = ownValue(schema, 'allOf');
-    if (Array.isArray(allOf)) for (const branch of allOf) mask &= this.acceptOf(branch, depth + 1);
-    for (const keyword of ['anyOf', 'oneOf']) {
-      const branches = ownValue(schema, keyword);
-      if (!Array.isArray(branches) || branches.length === 0) continue;
-      let union = 0;
-      for (const branch of branches) union |= this.acceptOf(branch, depth + 1);
-      mask &= union;
-    }
-    for (const target of this.refTargets(schema)) mask &= this.acceptOf(target, depth + 1);
-    this.accepts.set(schema, mask);
-    return mask;
+    if (!isSchemaObject(schema)) return ALL_TYPES;
+    return this.structural(schema, '', depth, undefined, ownTypes, (sub, d) => this.acceptOf(sub, d));
   }
 }
 
@@ -440,6 +408,15 @@ function itemSchema(schema: SchemaObject, index: number): unknown {
   if (Array.isArray(prefix)) return index < prefix.length ? prefix[index] : Array.isArray(items) ? undefined : items;
   if (Array.isArray(items)) return index < items.length ? items[index] : ownValue(schema, 'additionalItems');
   return items;
+}
+
+/** The types a schema's own `type`, `enum` and `const` let through. */
+function ownTypes(schema: SchemaObject): number {
+  let mask = typeMaskOf(ownValue(schema, 'type')) || ALL_TYPES;
+  if (hasOwn(schema, 'const')) mask &= valueTypeMask(schema['const']);
+  const enumValues = ownValue(schema, 'enum');
+  if (Array.isArray(enumValues)) mask &= enumValues.reduce((m: number, v) => m | valueTypeMask(v), 0);
+  return mask;
 }
 
 function isTyped(schema: SchemaObject): boolean {
