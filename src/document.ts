@@ -90,7 +90,7 @@ export class SchemaDocument {
 }
 
 /** Calls `visit` with every subschema object a known keyword of `schema` holds. */
-export function forEachSubschema(schema: SchemaObject, visit: (sub: SchemaObject) => void): void {
+function forEachSubschema(schema: SchemaObject, visit: (sub: SchemaObject) => void): void {
   for (const keyword of SINGLE_SUBSCHEMA) {
     const sub = ownValue(schema, keyword);
     if (isSchemaObject(sub)) visit(sub);

@@ -33,7 +33,7 @@ export interface ProblemReport {
 }
 
 /** Upper bound on the length of a message, in characters. */
-export const MAX_MESSAGE_CHARS = 4000;
+const MAX_MESSAGE_CHARS = 4000;
 const MAX_PARAMETERS = 30;
 const MAX_ERRORS = 12;
 const MAX_VALUE_CHARS = 80;

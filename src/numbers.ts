@@ -13,7 +13,7 @@ export type NotInteger = 'not-whole' | 'out-of-range';
  * Digits an exponent may be expanded into under `"unbounded"` (a literal already written out
  * longer than this keeps its own length as the cap).
  */
-export const UNBOUNDED_DIGIT_CAP = 4096;
+const UNBOUNDED_DIGIT_CAP = 4096;
 
 const INT64_MAX = '9223372036854775807';
 const INT64_MIN_ABS = '9223372036854775808';

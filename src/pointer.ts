@@ -7,7 +7,7 @@ export function escapeToken(token: string): string {
 }
 
 /** Unescapes one reference token: `~1` becomes `/`, `~0` becomes `~`. */
-export function unescapeToken(token: string): string {
+function unescapeToken(token: string): string {
   if (token.indexOf('~') === -1) return token;
   return token.replace(/~1/g, '/').replace(/~0/g, '~');
 }

@@ -40,7 +40,8 @@ export class Session {
   /** Records a refusal at the current path. */
   refuse(value: unknown, node: PlanNode, reason: RefusalReason): void {
     const expected = typeNames(node.accept);
-    const message = `${textOf(value)} at ${toPointer(this.path) || '/'} was left as it is: ${REASONS[reason]}; expected ${expected.join(' or ')}`;
+    const wanted = expected.length === 0 ? 'no value is accepted here' : `expected ${expected.join(' or ')}`;
+    const message = `${textOf(value)} at ${toPointer(this.path) || 'the root'} was left as it is: ${REASONS[reason]}; ${wanted}`;
     this.refusals.push({ path: toPointer(this.path), value, reason, expected, message });
   }
 

@@ -40,3 +40,14 @@ describe.each(files)('$file', ({ cases }) => {
     }
   });
 });
+
+describe('refusal messages', () => {
+  test.each([
+    ['"abc"', { type: 'integer' }, '"abc" at the root was left as it is: no safe conversion applies; expected integer'],
+    ['{"n":"x"}', { properties: { n: { type: ['integer', 'null'] } } }, '"x" at /n was left as it is: no safe conversion applies; expected null or integer'],
+    ['{"n":1.5}', { properties: { n: { type: ['integer', 'boolean'] } } }, '1.5 at /n was left as it is: it is not a whole number; expected boolean or integer'],
+    ['{"n":"1"}', { properties: { n: { allOf: [{ type: 'string' }, { type: 'integer' }] } } }, '"1" at /n was left as it is: no safe conversion applies; no value is accepted here'],
+  ])('%s', (input, schema, message) => {
+    expect(coerceArgs(parseArgs(input), schema, { lenient: true }).refusals.map((r) => r.message)).toEqual([message]);
+  });
+});
