@@ -47,9 +47,8 @@ const CLOSE_BRACE = 0x7d;
  */
 export function scanJson(text: string, visitor: JsonVisitor): void {
   const length = text.length;
-  const arrays: boolean[] = [];
-  /** Per open object: how many keys it has had (the index of the next one). */
-  const keyCounts: number[] = [];
+  /** Per open container: -1 for an array, else the object's keys so far (the next key's index). */
+  const open: number[] = [];
   let i = skipSpace(text, 0);
 
   for (;;) {
@@ -65,9 +64,8 @@ export function scanJson(text: string, visitor: JsonVisitor): void {
         visitor.close(i);
         i++;
       } else {
-        arrays.push(isArray);
-        keyCounts.push(0);
-        if (!isArray) i = readKey(text, i, visitor, arrays.length, keyCounts[arrays.length - 1]!++);
+        open.push(isArray ? -1 : 1);
+        if (!isArray) i = readKey(text, i, visitor, open.length, 0);
         continue;
       }
     } else if (code === QUOTE) {
@@ -95,24 +93,27 @@ export function scanJson(text: string, visitor: JsonVisitor): void {
     // After a value: close containers, or move on to the next member.
     for (;;) {
       if (text.charCodeAt(i) <= SPACE) i = skipSpace(text, i);
-      const depth = arrays.length;
+      const depth = open.length;
       if (depth === 0) {
         if (i < length) fail(text, i, `Unexpected character ${describe(text, i)} after the JSON value`);
         return;
       }
-      const isArray = arrays[depth - 1]!;
+      const keys = open[depth - 1]!;
+      const isArray = keys === -1;
       const next = text.charCodeAt(i);
       if (next === COMMA) {
         i++;
         if (text.charCodeAt(i) <= SPACE) i = skipSpace(text, i);
-        if (!isArray) i = readKey(text, i, visitor, depth, keyCounts[depth - 1]!++);
+        if (!isArray) {
+          i = readKey(text, i, visitor, depth, keys);
+          open[depth - 1] = keys + 1;
+        }
         break;
       }
       if (next !== (isArray ? CLOSE_BRACKET : CLOSE_BRACE)) {
         fail(text, i, i >= length ? 'Unexpected end of input' : `Expected ',' or '${isArray ? ']' : '}'}' but got ${describe(text, i)}`);
       }
-      arrays.pop();
-      keyCounts.pop();
+      open.pop();
       visitor.close(i);
       i++;
     }

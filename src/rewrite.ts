@@ -40,9 +40,8 @@ const PIECES_PER_CHUNK = 4096;
 class IntegerRewriter implements JsonVisitor {
   private text = '';
   private range: IntegerRange = 'int64';
-  /** Per open container: its node (null: nothing to rewrite inside), kind and items seen. */
+  /** Per open container: its node (null: nothing to rewrite inside), and -1 for an object or an array's items so far. */
   private readonly nodes: (PlanNode | null)[] = [];
-  private readonly arrays: boolean[] = [];
   private readonly counts: number[] = [];
   /**
    * Keys seen, per depth: the first `keyCounts[depth]` entries of an array reused from object to
@@ -70,7 +69,6 @@ class IntegerRewriter implements JsonVisitor {
     // A scan that completes leaves the stacks empty; only one that threw leaves anything behind.
     if (this.nodes.length !== 0) {
       this.nodes.length = 0;
-      this.arrays.length = 0;
       this.counts.length = 0;
     }
   }
@@ -90,8 +88,7 @@ class IntegerRewriter implements JsonVisitor {
 
   open(isArray: boolean): void {
     this.nodes.push(this.valueNode());
-    this.arrays.push(isArray);
-    this.counts.push(0);
+    this.counts.push(isArray ? 0 : -1);
     const depth = this.nodes.length;
     if (!isArray) {
       while (this.keys.length < depth) {
@@ -137,7 +134,6 @@ class IntegerRewriter implements JsonVisitor {
 
   close(): void {
     this.nodes.pop();
-    this.arrays.pop();
     this.counts.pop();
   }
 
@@ -168,9 +164,10 @@ class IntegerRewriter implements JsonVisitor {
   /** The node of the value that starts now: the pending one, or the next array item's. */
   private valueNode(): PlanNode | null {
     const depth = this.nodes.length;
-    if (depth === 0 || !this.arrays[depth - 1]) return this.pending;
+    const index = depth === 0 ? -1 : this.counts[depth - 1]!;
+    if (index === -1) return this.pending;
+    this.counts[depth - 1] = index + 1;
     const parent = this.nodes[depth - 1]!;
-    const index = this.counts[depth - 1]!++;
     return parent === null ? null : active(parent.item(index));
   }
 }
