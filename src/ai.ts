@@ -8,8 +8,9 @@
 import { jsonSchema, type Schema, type ToolCallRepairFunction, type ToolSet } from 'ai';
 import { coerceArgs, coerceArgsJson } from './coerce.js';
 import { toPlainNumbers } from './lossless.js';
+import { loadValidateArgs } from './_load-validate.js';
+import type { ArgsValidator } from './pipeline.js';
 import type { CoerceOptions } from './types.js';
-import { validateArgs } from './validate.js';
 
 /** Options of `createToolCallRepair`: coercion options (lenient is on unless set to false). */
 export interface ToolCallRepairOptions extends CoerceOptions {
@@ -63,8 +64,11 @@ export function repairToolInput(input: string, schema: unknown, options: CoerceO
 
 /** Options of `coercedJsonSchema`. */
 export interface CoercedJsonSchemaOptions extends CoerceOptions {
-  /** Also validate (with Ajv, which must be installed); a failure is reported to the SDK as a tool error. */
-  readonly validate?: boolean;
+  /**
+   * Also validate: `true` for the built-in Ajv validation (`ajv` must be installed; it is loaded
+   * on first use), or any validator such as `validateArgs`. A failure becomes a tool error.
+   */
+  readonly validate?: boolean | ArgsValidator;
 }
 
 /**
@@ -82,11 +86,12 @@ export interface CoercedJsonSchemaOptions extends CoerceOptions {
 export function coercedJsonSchema<T = unknown>(schema: Record<string, unknown>, options: CoercedJsonSchemaOptions = {}): Schema<T> {
   const { validate, ...coerceOptions } = options;
   return jsonSchema<T>(schema, {
-    validate: (input) => {
+    validate: async (input) => {
       const value = toPlainNumbers(coerceArgs(input, schema, { ...coerceOptions, lenient: coerceOptions.lenient ?? true }).value);
-      if (validate === true) {
-        const verdict = validateArgs(value, schema);
-        if (!verdict.ok) return { success: false, error: new Error(verdict.message) };
+      const validator = validate === true ? await loadValidateArgs() : validate === false ? undefined : validate;
+      if (validator !== undefined) {
+        const verdict = validator(value, schema, {});
+        if (!verdict.ok) return { success: false, error: new Error(verdict.message ?? 'Invalid parameters.') };
       }
       return { success: true, value: value as T };
     },

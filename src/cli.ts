@@ -9,6 +9,8 @@ import { coerceArgs } from './coerce.js';
 import { ArgsParseError } from './errors.js';
 import { parseArgs, stringifyArgs } from './lossless.js';
 import { runProxy } from './proxy.js';
+import { loadValidateArgs } from './_load-validate.js';
+import type { ArgsValidator } from './pipeline.js';
 import type { CoerceOptions, IntegerRange } from './types.js';
 
 const HELP = `Usage: schema-coerce --schema <file | inline JSON> [options] [args JSON | -]
@@ -75,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-function proxy(argv: string[]): Promise<number> {
+async function proxy(argv: string[]): Promise<number> {
   const split = argv.indexOf('--');
   const own = split === -1 ? argv : argv.slice(0, split);
   const command = split === -1 ? [] : argv.slice(split + 1);
@@ -98,9 +100,17 @@ function proxy(argv: string[]): Promise<number> {
   }
   if (command.length === 0) throw new UsageError('proxy: give the server command after --, e.g. schema-coerce proxy -- node server.js');
   const range = checkRange(values['integer-range']);
+  let validator: ArgsValidator | undefined;
+  if (values.validate === true) {
+    try {
+      validator = await loadValidateArgs();
+    } catch (error) {
+      throw new UsageError(`proxy: --validate ${error instanceof Error ? error.message.replace('[schema-coerce] validation ', '') : String(error)}`);
+    }
+  }
   return runProxy(command, {
     lenient: values.lenient === true,
-    validate: values.validate === true,
+    ...(validator === undefined ? {} : { validator }),
     rejectUndeclared: values['reject-undeclared'] === true,
     verbose: values.verbose === true,
     ...(values.log === undefined ? {} : { log: values.log }),

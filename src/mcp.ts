@@ -9,10 +9,10 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema, type CallToolResult, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { mapLosslessNumbers, toPlainNumbers } from './lossless.js';
 import { toIntegerLiteral, fitsFloat64 } from './numbers.js';
-import { prepareToolCall, type PreparedCall } from './pipeline.js';
+import { loadValidateArgs } from './_load-validate.js';
+import { prepareToolCall, type ArgsValidator, type PreparedCall } from './pipeline.js';
 import type { CoerceOptions } from './types.js';
 import { ToolSchemas } from './tool-schemas.js';
-import { validateArgs } from './validate.js';
 
 /** What one tool call's repair did, for logging. */
 export interface CoercionReport {
@@ -26,8 +26,11 @@ export interface CoercionReport {
 
 /** Options shared by the client and the server wrappers. */
 export interface McpCoercionOptions extends CoerceOptions {
-  /** Validate the repaired arguments with Ajv (`ajv` must be installed). */
-  readonly validate?: boolean;
+  /**
+   * Validate the repaired arguments: `true` for the built-in Ajv validation (`ajv` must then be
+   * installed; it is loaded on first use), or any validator such as `validateArgs` with options.
+   */
+  readonly validate?: boolean | ArgsValidator;
   /** Reject keys the tool's schema does not declare. */
   readonly rejectUndeclared?: boolean;
   /** Rename an undeclared key matching exactly one declared name by normalisation. */
@@ -137,7 +140,7 @@ export function withArgCoercion<C extends Client>(client: C, options: ClientCoer
       options.onCoerce?.({ tool: params.name, schemaFound: false, dispatched: true });
       return callTool(params, resultSchema, requestOptions);
     }
-    const call = prepare(params.arguments ?? {}, schema, params.name, options);
+    const call = await prepare(params.arguments ?? {}, schema, params.name, options);
     const onInvalid = options.onInvalid ?? 'error-result';
     if (!call.ok && onInvalid !== 'dispatch') {
       options.onCoerce?.({ tool: params.name, schemaFound: true, dispatched: false, call });
@@ -231,7 +234,7 @@ function interpose(server: Server, transport: Transport, options: ServerCoercion
       options.onCoerce?.({ tool: name, schemaFound: false, dispatched: true });
       return request as unknown as JSONRPCMessage;
     }
-    const call = prepare(request.params.arguments ?? {}, schema, name, options);
+    const call = await prepare(request.params.arguments ?? {}, schema, name, options);
     if (!call.ok) {
       options.onCoerce?.({ tool: name, schemaFound: true, dispatched: false, call });
       await send({ jsonrpc: '2.0', id: request.id, result: errorResult(call.message ?? 'Invalid parameters.') } as JSONRPCMessage);
@@ -270,9 +273,10 @@ async function ownTools(server: Server): Promise<Map<string, unknown>> {
   return tools;
 }
 
-function prepare(args: unknown, schema: unknown, toolName: string, options: McpCoercionOptions): PreparedCall {
+async function prepare(args: unknown, schema: unknown, toolName: string, options: McpCoercionOptions): Promise<PreparedCall> {
   const { validate, ...rest } = options;
-  return prepareToolCall(args, schema, { ...rest, toolName, ...(validate === true ? { validate: validateArgs } : {}) });
+  const validator = validate === true ? await loadValidateArgs() : validate === false ? undefined : validate;
+  return prepareToolCall(args, schema, { ...rest, toolName, ...(validator === undefined ? {} : { validate: validator }) });
 }
 
 function errorResult(text: string): CallToolResult {

@@ -11,14 +11,14 @@ import type { Readable, Writable } from 'node:stream';
 import { coerceArgs, coerceArgsJson } from './coerce.js';
 import { scanJson, type JsonVisitor } from './json-scan.js';
 import { parseArgs } from './lossless.js';
-import { prepareToolCall } from './pipeline.js';
+import { prepareToolCall, type ArgsValidator } from './pipeline.js';
 import { ToolSchemas } from './tool-schemas.js';
 import type { CoerceOptions } from './types.js';
-import { validateArgs } from './validate.js';
 
 /** Options of the proxy, as the CLI reads them. */
 export interface ProxyOptions extends CoerceOptions {
-  readonly validate?: boolean;
+  /** Validate each call with this validator (the CLI's `--validate` loads `validateArgs`). */
+  readonly validator?: ArgsValidator;
   readonly rejectUndeclared?: boolean;
   /** A file to append one JSON line to per change, refusal and rejection. */
   readonly log?: string;
@@ -289,11 +289,11 @@ class ProxySession {
       return;
     }
     if (this.options.log !== undefined || this.options.verbose === true) this.reportChanges(name, argsText, schema, coerceOptions);
-    if (this.options.validate === true || this.options.rejectUndeclared === true) {
+    if (this.options.validator !== undefined || this.options.rejectUndeclared === true) {
       const call = prepareToolCall(repaired, schema, {
         toolName: name,
         rejectUndeclared: this.options.rejectUndeclared === true,
-        ...(this.options.validate === true ? { validate: validateArgs } : {}),
+        ...(this.options.validator === undefined ? {} : { validate: this.options.validator }),
       });
       if (!call.ok) {
         this.wiring.report({ kind: 'rejection', tool: name, message: call.message });

@@ -4,7 +4,7 @@
  * checked under `node16` and `bundler` resolution; and the core bundled for browsers, with no
  * Node built-in, under a size budget.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,16 +24,24 @@ const versionOf = (name: string): string => (JSON.parse(readFileSync(join(ROOT, 
 const peers = ['ajv', '@modelcontextprotocol/sdk', 'ai', 'zod', '@types/node', '@types/json-schema'].map((name) => `${name}@${versionOf(name)}`);
 
 let consumer = '';
+let bare = '';
+
+/** A fresh project with the packed tarball and `extra` packages installed. */
+function installInto(work: string, name: string, tarball: string, extra: string[]): string {
+  const dir = join(work, name);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
+  run('npm', ['install', tarball, ...extra, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--silent'], dir);
+  return dir;
+}
 
 beforeAll(() => {
   const work = mkdtempSync(join(tmpdir(), 'schema-coerce-pack-'));
   run('npm', ['pack', '--pack-destination', work, '--silent'], ROOT);
   const tarball = join(work, readdirSync(work).find((name) => name.endsWith('.tgz'))!);
-  consumer = join(work, 'consumer');
-  mkdirSync(consumer);
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  run('npm', ['install', tarball, ...peers, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--silent'], consumer);
-}, 180_000);
+  consumer = installInto(work, 'consumer', tarball, peers);
+  bare = installInto(work, 'bare', tarball, ['ai', 'zod'].map((name) => `${name}@${versionOf(name)}`));
+}, 240_000);
 
 describe('packaging', () => {
   test('publint finds nothing', () => {
@@ -108,6 +116,26 @@ describe('packaging', () => {
     }));
     expect(() => run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], consumer)).not.toThrow();
   }, 60_000);
+
+  test('without ajv or the MCP SDK installed: the root, render, ai and the CLI (proxy included) work', () => {
+    expect(readdirSync(join(bare, 'node_modules'))).not.toContain('ajv');
+    expect(readdirSync(join(bare, 'node_modules'))).not.toContain('@modelcontextprotocol');
+    const script = `
+      import { coerceArgsJson } from 'schema-coerce';
+      import { renderSchemaForModel } from 'schema-coerce/render';
+      import { repairToolInput, coercedJsonSchema } from 'schema-coerce/ai';
+      const schema = { properties: { n: { type: 'integer' } } };
+      console.log(coerceArgsJson('{"n":5.0}', schema), repairToolInput('{"n":"5"}', schema), typeof coercedJsonSchema(schema), renderSchemaForModel(schema).length > 0);`;
+    expect(run('node', ['--input-type=module', '-e', script], bare)).toBe('{"n":5} {"n":5} object true\n');
+    const cli = join(bare, 'node_modules', '.bin', 'schema-coerce');
+    expect(run(cli, ['--schema', '{"type":"integer"}', '5.0'], bare)).toBe('5\n');
+    const echo = ['proxy', '--', process.execPath, '-e', 'process.stdin.pipe(process.stdout)'];
+    expect(execFileSync(cli, echo, { cwd: bare, input: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', encoding: 'utf8' })).toBe('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    const withValidate = spawnSync(cli, ['proxy', '--validate', '--', process.execPath, '-e', ''], { cwd: bare, encoding: 'utf8' });
+    expect(withValidate.status).toBe(2);
+    expect(withValidate.stdout).toBe('');
+    expect(withValidate.stderr).toMatch(/^schema-coerce: proxy: --validate needs the optional peer dependency ajv \(npm install ajv\)/);
+  });
 
   test('the core bundles for browsers with no Node built-in, within its size budget', async () => {
     const bundle = async (contents: string) => {
