@@ -2,7 +2,7 @@
 import { resolveRules } from './lenient.js';
 import { parseArgs, stringifyArgs } from './lossless.js';
 import type { IntegerRange } from './numbers.js';
-import { planFor, type PlanNode } from './plan.js';
+import { planFor, planOrNull } from './plan.js';
 import { rewriteIntegerLiterals } from './rewrite.js';
 import { ArgsParseError } from './errors.js';
 import type { CoerceOptions, CoerceResult, Refusal } from './types.js';
@@ -101,14 +101,6 @@ export function formatToolCall(name: string, args: unknown, schema?: unknown, op
     return `${name}(${stringifyArgs(shown)})`;
   } catch {
     return `${name}(${String(shown)})`;
-  }
-}
-
-function planOrNull(schema: unknown): PlanNode | null {
-  try {
-    return planFor(schema);
-  } catch {
-    return null;
   }
 }
 

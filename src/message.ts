@@ -7,7 +7,7 @@
 import { hasOwn, isPlainObject } from './_utils.js';
 import { ALL_TYPES, typeNames } from './keywords.js';
 import { stringifyArgs } from './lossless.js';
-import { planFor, type PlanNode } from './plan.js';
+import { planOrNull, type PlanNode } from './plan.js';
 import { escapeToken, parsePointer, valueAtPointer } from './pointer.js';
 import type { UndeclaredKey } from './undeclared.js';
 
@@ -48,7 +48,7 @@ const MAX_ENUM_SHOWN = 8;
  */
 export function describeProblems(report: ProblemReport): string {
   const { toolName, args, errors, undeclared } = report;
-  const root = safePlan(report.schema);
+  const root = planOrNull(report.schema);
   const summary = undeclared.length > 0 ? 'the parameter names do not match the tool schema' : 'the arguments do not match the tool schema';
   const lines = [`Invalid parameters${toolName === undefined ? '' : ` for tool ${JSON.stringify(toolName)}`}: ${summary}.`];
 
@@ -156,12 +156,4 @@ function parentOf(path: string): string {
 
 function clip(text: string): string {
   return text.length <= MAX_VALUE_CHARS ? text : text.slice(0, MAX_VALUE_CHARS - 1) + '…';
-}
-
-function safePlan(schema: unknown): PlanNode | null {
-  try {
-    return planFor(schema);
-  } catch {
-    return null;
-  }
 }

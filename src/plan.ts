@@ -459,6 +459,15 @@ export function planFor(schema: unknown): PlanNode | null {
   return root;
 }
 
+/** `planFor`, or `null` when reading the schema throws (a hostile getter or Proxy). */
+export function planOrNull(schema: unknown): PlanNode | null {
+  try {
+    return planFor(schema);
+  } catch {
+    return null;
+  }
+}
+
 /** Compiles a plan without the cache (`planFor` is the cached entry point). */
 export function compilePlan(schema: unknown): PlanNode | null {
   return isSchemaObject(schema) ? new Compiler(schema).root(schema) : null;

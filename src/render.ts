@@ -5,7 +5,7 @@
 import { isPlainObject, setOwn } from './_utils.js';
 import { ARRAY_SUBSCHEMAS, MAP_SUBSCHEMAS, SINGLE_SUBSCHEMA } from './keywords.js';
 import { isLosslessNumber, stringifyArgs } from './lossless.js';
-import { planFor } from './plan.js';
+import { planOrNull } from './plan.js';
 import { escapeToken } from './pointer.js';
 
 /** Keywords dropped because they tell a model nothing about what to send. */
@@ -83,9 +83,9 @@ export function renderSchemaForModel(schema: unknown, options?: RenderOptions): 
 
 /** The top-level names across every applicable schema, required ones marked. */
 function parameterNames(schema: unknown): string[] {
+  const root = planOrNull(schema);
+  if (root === null) return [];
   try {
-    const root = planFor(schema);
-    if (root === null) return [];
     const required = root.required();
     return root.shape().declared.map((name) => (required.includes(name) ? `${name} (required)` : name));
   } catch {

@@ -4,7 +4,7 @@
  * at every object level, suggests the declared name meant, and can rename the unambiguous ones.
  */
 import { copyObject, isPlainObject, setOwn } from './_utils.js';
-import { planFor, type PlanNode } from './plan.js';
+import { planOrNull, type PlanNode } from './plan.js';
 import { toPointer } from './pointer.js';
 import type { Change } from './types.js';
 
@@ -88,12 +88,7 @@ export function renameUnambiguousKeys(args: unknown, schema: unknown): { value: 
 /** Walks the arguments with the plan and collects every undeclared key. */
 function scan(args: unknown, schema: unknown): Found[] {
   const found: Found[] = [];
-  let root: PlanNode | null;
-  try {
-    root = planFor(schema);
-  } catch {
-    return found;
-  }
+  const root = planOrNull(schema);
   if (root === null) return found;
   const stack: [unknown, PlanNode, (string | number)[]][] = [[args, root, []]];
   while (stack.length > 0) {
