@@ -8,7 +8,8 @@ import { findUndeclaredKeys, renameUnambiguousKeys, type UndeclaredKey } from '.
 
 /**
  * A validator for `prepareToolCall`: `validateArgs` from `schema-coerce/validate`, or any
- * function of the same shape.
+ * function of the same shape. It receives the coerced arguments as they are: numbers that came
+ * from text are `LosslessNumber`s (`toPlainNumbers` turns them into plain numbers).
  */
 export type ArgsValidator = (
   args: unknown,

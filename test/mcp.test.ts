@@ -177,3 +177,26 @@ describe('withServerArgCoercion: a low-level Server, in memory', () => {
     expect(seen).toEqual([{ a: 1, b: 2 }, { a: 3, b: 4 }]);
   });
 });
+
+describe('withArgCoercion: a validator of your own', () => {
+  test('any function shaped like validateArgs decides, and its message goes back to the model', async () => {
+    const server = new Server({ name: 'low', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } } }] }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: JSON.stringify(request.params.arguments) }] }));
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const seen: unknown[] = [];
+    const client = await connect(clientSide, (c) =>
+      withArgCoercion(c, {
+        validate: (args) => {
+          seen.push(args);
+          return String((args as { n: unknown }).n) === '1' ? { ok: true } : { ok: false, message: 'n must be 1' };
+        },
+      }),
+    );
+    expect(text(await client.callTool({ name: 'echo', arguments: parseArgs('{"n":1.0}') as Record<string, unknown> }))).toBe('{"n":1}');
+    expect(await client.callTool({ name: 'echo', arguments: { n: 2 } })).toEqual({ content: [{ type: 'text', text: 'n must be 1' }], isError: true });
+    expect(seen).toHaveLength(2);
+  });
+});
+
