@@ -14,7 +14,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
 import { Bench } from 'tinybench';
 import { coerceArgs, coerceArgsJson, coerceIntegerArgs, parseArgs } from '../src/index.js';
-import { compilePlan } from '../src/plan.js';
+import { compilePlan } from '../src/schema/plan.js';
 import { warpCoerceIntegerArgs } from './warp-port.js';
 import { corpusWorkloads, syntheticWorkloads, type Workload } from './workloads.js';
 

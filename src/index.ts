@@ -2,15 +2,15 @@
  * schema-coerce: repair LLM tool-call arguments against the tool's own JSON Schema.
  * @packageDocumentation
  */
-export { coerceArgs, coerceArgsJson, coerceIntegerArgs, formatToolCall } from './coerce.js';
-export { ArgsParseError } from './errors.js';
-export { LosslessNumber, isLosslessNumber, parseArgs, stringifyArgs, toPlainNumbers } from './lossless.js';
-export { prepareToolCall } from './pipeline.js';
-export { findUndeclaredKeys } from './undeclared.js';
-export type { TextLocation } from './errors.js';
-export type { ValidationIssue } from './message.js';
-export type { ArgsValidator, PrepareOptions, PreparedCall } from './pipeline.js';
-export type { UndeclaredKey } from './undeclared.js';
+export { coerceArgs, coerceArgsJson, coerceIntegerArgs, formatToolCall } from './repair/coerce.js';
+export { ArgsParseError } from './json/errors.js';
+export { LosslessNumber, isLosslessNumber, parseArgs, stringifyArgs, toPlainNumbers } from './json/lossless.js';
+export { prepareToolCall } from './report/pipeline.js';
+export { findUndeclaredKeys } from './report/undeclared.js';
+export type { TextLocation } from './json/errors.js';
+export type { ValidationIssue } from './report/message.js';
+export type { ArgsValidator, PrepareOptions, PreparedCall } from './report/pipeline.js';
+export type { UndeclaredKey } from './report/undeclared.js';
 export type {
   Change, ChangeRule, CoerceOptions, CoerceResult, IntegerRange, JsonType, LenientRules, Refusal, RefusalReason,
-} from './types.js';
+} from './repair/types.js';

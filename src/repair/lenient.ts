@@ -3,10 +3,10 @@
  * one that is, behind a strict format whitelist. Format first, then conversion; every
  * candidate conversion is computed, and when they disagree the value is refused, never guessed.
  */
-import { TYPE_BITS } from './keywords.js';
-import { LosslessNumber, isLosslessNumber, parseArgs, stringifyArgs } from './lossless.js';
-import { fitsFloat64, isJsonNumberLiteral, toIntegerLiteral, type NotInteger } from './numbers.js';
-import type { PlanNode } from './plan.js';
+import { TYPE_BITS } from '../schema/keywords.js';
+import { LosslessNumber, isLosslessNumber, parseArgs, stringifyArgs } from '../json/lossless.js';
+import { fitsFloat64, isJsonNumberLiteral, toIntegerLiteral, type NotInteger } from '../json/numbers.js';
+import type { PlanNode } from '../schema/plan.js';
 import type { ChangeRule, LenientRules } from './types.js';
 import type { Session } from './walk.js';
 

@@ -1,9 +1,9 @@
 /** The one-call pipeline: parse, coerce, validate, and the texts to dispatch and to display. */
-import { coerceArgs } from './coerce.js';
-import { ArgsParseError } from './errors.js';
-import { parseArgs, stringifyArgs } from './lossless.js';
+import { coerceArgs } from '../repair/coerce.js';
+import { ArgsParseError } from '../json/errors.js';
+import { parseArgs, stringifyArgs } from '../json/lossless.js';
 import { describeProblems, type ValidationIssue } from './message.js';
-import type { Change, CoerceOptions, Refusal } from './types.js';
+import type { Change, CoerceOptions, Refusal } from '../repair/types.js';
 import { findUndeclaredKeys, renameUnambiguousKeys, type UndeclaredKey } from './undeclared.js';
 
 /**

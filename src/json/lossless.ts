@@ -4,9 +4,9 @@
  * writing are iterative, so nesting depth costs memory, not stack.
  */
 import { LosslessNumber, isLosslessNumber } from 'lossless-json';
-import { copyObject, hasOwn, isPlainObject, setOwn } from './_utils.js';
+import { copyObject, hasOwn, isPlainObject, setOwn } from './objects.js';
 import { ArgsParseError } from './errors.js';
-import { decodeString, fail, scanJson, type JsonVisitor } from './json-scan.js';
+import { decodeString, fail, scanJson, type JsonVisitor } from './scanner.js';
 
 export { LosslessNumber, isLosslessNumber };
 

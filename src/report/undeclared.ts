@@ -3,10 +3,10 @@
  * `thoughtNumber`) and most servers accept the unknown key silently. This module finds such keys
  * at every object level, suggests the declared name meant, and can rename the unambiguous ones.
  */
-import { copyObject, isPlainObject, setOwn } from './_utils.js';
-import { planOrNull, type PlanNode } from './plan.js';
-import { toPointer } from './pointer.js';
-import type { Change } from './types.js';
+import { copyObject, isPlainObject, setOwn } from '../json/objects.js';
+import { planOrNull, type PlanNode } from '../schema/plan.js';
+import { toPointer } from '../json/pointer.js';
+import type { Change } from '../repair/types.js';
 
 /** A key the applicable schemas do not declare, with the declared name probably meant. */
 export interface UndeclaredKey {

@@ -6,13 +6,13 @@
  * Compiled once per schema object and cached in a `WeakMap`; child nodes are built lazily, so
  * recursive schemas cost only as much as the value is deep. Schemas are treated as immutable.
  */
-import { hasOwn, ownValue } from './_utils.js';
+import { hasOwn, ownValue } from '../json/objects.js';
 import { SchemaDocument, isSchemaObject, type SchemaObject } from './document.js';
 import {
   ALL_TYPES, declaresInteger, IN_PLACE_ARRAY, IN_PLACE_MAP, IN_PLACE_SINGLE, POSITIONAL, POSITIONAL_MAP, REF_KEYWORDS, TYPE_BITS, typeMaskOf,
 } from './keywords.js';
-import { isLosslessNumber } from './lossless.js';
-import { isWholeLiteral } from './numbers.js';
+import { isLosslessNumber } from '../json/lossless.js';
+import { isWholeLiteral } from '../json/numbers.js';
 import { compilePattern } from './patterns.js';
 
 /** `PlanNode.work` bit: an integer position is at or below this node. */

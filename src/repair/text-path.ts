@@ -4,9 +4,9 @@
  * nothing recurses on the call stack, so depth costs memory, not stack, and time stays linear in
  * the length of the text.
  */
-import { scanJson, type JsonVisitor } from './json-scan.js';
-import { isCanonicalInteger, toIntegerLiteral, wholeDecimalDot, type IntegerRange } from './numbers.js';
-import { WORK_INTEGER, type PlanNode } from './plan.js';
+import { scanJson, type JsonVisitor } from '../json/scanner.js';
+import { isCanonicalInteger, toIntegerLiteral, wholeDecimalDot, type IntegerRange } from '../json/numbers.js';
+import { WORK_INTEGER, type PlanNode } from '../schema/plan.js';
 
 /**
  * Rewrites the integer literals of `text` that `root` says are at integer positions, and

@@ -3,13 +3,13 @@
  * path to a change and returns the very same reference when nothing changed. Iterative, so
  * nesting depth is bounded by memory, not by the call stack.
  */
-import { copyObject, isPlainObject, setOwn } from './_utils.js';
-import { ALL_TYPES, TYPE_BITS, typeNames } from './keywords.js';
+import { copyObject, isPlainObject, setOwn } from '../json/objects.js';
+import { ALL_TYPES, TYPE_BITS, typeNames } from '../schema/keywords.js';
 import { convertLeniently, type Rules } from './lenient.js';
-import { LosslessNumber, isLosslessNumber, stringifyArgs } from './lossless.js';
-import { isCanonicalInteger, isWholeLiteral, toIntegerLiteral, type IntegerRange } from './numbers.js';
-import { WORK_INTEGER, WORK_LENIENT, type PlanNode } from './plan.js';
-import { toPointer } from './pointer.js';
+import { LosslessNumber, isLosslessNumber, stringifyArgs } from '../json/lossless.js';
+import { isCanonicalInteger, isWholeLiteral, toIntegerLiteral, type IntegerRange } from '../json/numbers.js';
+import { WORK_INTEGER, WORK_LENIENT, type PlanNode } from '../schema/plan.js';
+import { toPointer } from '../json/pointer.js';
 import type { Change, ChangeRule, Refusal, RefusalReason } from './types.js';
 
 /** Depth from which the walk starts watching for cyclic arguments. */

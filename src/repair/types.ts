@@ -1,6 +1,6 @@
 /** Public types: options and the report of a coercion. */
-import type { JsonType } from './keywords.js';
-import type { IntegerRange } from './numbers.js';
+import type { JsonType } from '../schema/keywords.js';
+import type { IntegerRange } from '../json/numbers.js';
 
 export type { IntegerRange, JsonType };
 

@@ -3,9 +3,9 @@
  * the `$id` resources and anchors that local `$ref`s resolve to. Built once per root schema by
  * an iterative walk that terminates on cyclic JS objects.
  */
-import { ownValue } from './_utils.js';
+import { ownValue } from '../json/objects.js';
 import { ARRAY_SUBSCHEMAS, MAP_SUBSCHEMAS, SINGLE_SUBSCHEMA } from './keywords.js';
-import { valueAtPointer } from './pointer.js';
+import { valueAtPointer } from '../json/pointer.js';
 
 /** A schema in object form; boolean schemas never reach the document. */
 export type SchemaObject = Record<string, unknown>;

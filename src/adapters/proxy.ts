@@ -8,12 +8,12 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { coerceArgs, coerceArgsJson } from './coerce.js';
-import { scanJson, type JsonVisitor } from './json-scan.js';
-import { parseArgs } from './lossless.js';
-import { prepareToolCall, type ArgsValidator } from './pipeline.js';
+import { coerceArgs, coerceArgsJson } from '../repair/coerce.js';
+import { scanJson, type JsonVisitor } from '../json/scanner.js';
+import { parseArgs } from '../json/lossless.js';
+import { prepareToolCall, type ArgsValidator } from '../report/pipeline.js';
 import { ToolSchemas } from './tool-schemas.js';
-import type { CoerceOptions } from './types.js';
+import type { CoerceOptions } from '../repair/types.js';
 
 /** Options of the proxy, as the CLI reads them. */
 export interface ProxyOptions extends CoerceOptions {

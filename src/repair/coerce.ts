@@ -1,10 +1,10 @@
 /** The public coercion functions of the package root. */
 import { resolveRules } from './lenient.js';
-import { parseArgs, stringifyArgs } from './lossless.js';
-import type { IntegerRange } from './numbers.js';
-import { planFor, planOrNull } from './plan.js';
-import { rewriteIntegerLiterals } from './rewrite.js';
-import { ArgsParseError } from './errors.js';
+import { parseArgs, stringifyArgs } from '../json/lossless.js';
+import type { IntegerRange } from '../json/numbers.js';
+import { planFor, planOrNull } from '../schema/plan.js';
+import { rewriteIntegerLiterals } from './text-path.js';
+import { ArgsParseError } from '../json/errors.js';
 import type { CoerceOptions, CoerceResult, Refusal } from './types.js';
 import { Session, walk } from './walk.js';
 

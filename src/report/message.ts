@@ -4,11 +4,11 @@
  * the undeclared keys it sent with the names it probably meant, and every other error in plain
  * words with the path and the value sent. Bounded in size.
  */
-import { hasOwn, isPlainObject } from './_utils.js';
-import { ALL_TYPES, typeNames } from './keywords.js';
-import { stringifyArgs } from './lossless.js';
-import { planOrNull, type PlanNode } from './plan.js';
-import { escapeToken, parsePointer, valueAtPointer } from './pointer.js';
+import { hasOwn, isPlainObject } from '../json/objects.js';
+import { ALL_TYPES, typeNames } from '../schema/keywords.js';
+import { stringifyArgs } from '../json/lossless.js';
+import { planOrNull, type PlanNode } from '../schema/plan.js';
+import { escapeToken, parsePointer, valueAtPointer } from '../json/pointer.js';
 import type { UndeclaredKey } from './undeclared.js';
 
 /** One validation error, in the shape every validator here reports. */

@@ -1,0 +1,178 @@
+/**
+ * Validation behind `schema-coerce/validate`: schema validation (Ajv, an optional peer dependency, or any provider
+ * shaped like the MCP SDK's `jsonSchemaValidator`), undeclared-key rejection, and one message
+ * the model can act on.
+ */
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { isSchemaObject } from '../schema/document.js';
+import { toPlainNumbers } from '../json/lossless.js';
+import { describeProblems, type ValidationIssue } from './message.js';
+import { findUndeclaredKeys, type UndeclaredKey } from './undeclared.js';
+
+
+/**
+ * A validator provider shaped like the MCP TypeScript SDK's `jsonSchemaValidator`, such as its
+ * `AjvJsonSchemaValidator` or `CfWorkerJsonSchemaValidator`.
+ */
+export interface JsonSchemaValidatorProvider {
+  getValidator(schema: never): (input: unknown) => { valid: boolean; errorMessage?: string | undefined };
+}
+
+/** Which validator judged the arguments. */
+export type ValidatorKind = 'ajv-2020' | 'ajv-draft-07' | 'provider' | 'skipped';
+
+/** Options of `validateArgs`. */
+export interface ValidateOptions {
+  /** Named in the message: `Invalid parameters for tool "…"`. */
+  readonly toolName?: string;
+  /** Reject keys the schema does not declare (see `findUndeclaredKeys`). Default `true`. */
+  readonly rejectUndeclared?: boolean;
+  /** Validate with this provider instead of the built-in Ajv. */
+  readonly provider?: JsonSchemaValidatorProvider;
+}
+
+/** The verdict of `validateArgs`. */
+export type ValidationResult =
+  | {
+      readonly ok: true;
+      readonly validator: ValidatorKind;
+      /** Why validation was skipped, when `validator` is `"skipped"`. */
+      readonly reason?: string;
+    }
+  | {
+      readonly ok: false;
+      readonly validator: ValidatorKind;
+      readonly reason?: string;
+      readonly errors: readonly ValidationIssue[];
+      readonly undeclared: readonly UndeclaredKey[];
+      /** One plain-text message for the model, naming what it should send. */
+      readonly message: string;
+    };
+
+type Compiled =
+  | { readonly kind: 'ajv-2020' | 'ajv-draft-07'; readonly validate: ValidateFunction }
+  | { readonly kind: 'skipped'; readonly reason: string };
+
+const AJV_OPTIONS = { allErrors: true, strict: false, logger: false } as const;
+let ajv2020: Ajv2020 | undefined;
+let ajvDraft07: Ajv | undefined;
+const compiled = new WeakMap<object, Compiled>();
+const provided = new WeakMap<JsonSchemaValidatorProvider, WeakMap<object, ReturnType<JsonSchemaValidatorProvider['getValidator']>>>();
+
+/**
+ * Validates tool-call arguments against the tool's JSON Schema and, unless switched off, rejects
+ * undeclared keys. Ajv runs with `allErrors: true, strict: false`, in the dialect `$schema` names
+ * (2020-12 by default, as MCP specifies; draft-07 when declared). A schema that does not compile
+ * is retried once without `$schema` as draft-07; if that fails too, validation is skipped and the
+ * result says why, instead of blocking the call. Compiled validators are cached per schema
+ * object. Lossless numbers are validated by value. Never throws.
+ *
+ * @param args - The arguments (from `parseArgs`, a coercion, or plain values).
+ * @param schema - The tool's input JSON Schema.
+ * @param options - `toolName`, `rejectUndeclared`, `provider`.
+ * @returns `{ ok: true, validator }`, or `{ ok: false, validator, errors, undeclared, message }`.
+ * @example
+ * const result = validateArgs({ query: 'cats' }, { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }, { toolName: 'search' });
+ * if (!result.ok) return { isError: true, content: [{ type: 'text', text: result.message }] };
+ */
+export function validateArgs(args: unknown, schema: unknown, options?: ValidateOptions): ValidationResult {
+  try {
+    return judge(args, schema, options);
+  } catch (error) {
+    return { ok: true, validator: 'skipped', reason: `the arguments could not be read: ${messageOf(error)}` };
+  }
+}
+
+function judge(args: unknown, schema: unknown, options: ValidateOptions | undefined): ValidationResult {
+  const plain = toPlainNumbers(args);
+  const verdict = options?.provider === undefined ? runAjv(plain, schema) : runProvider(options.provider, plain, schema);
+  const undeclared = options?.rejectUndeclared === false ? [] : findUndeclaredKeys(args, schema);
+  const reason = verdict.reason === undefined ? {} : { reason: verdict.reason };
+  if (verdict.errors.length === 0 && undeclared.length === 0) return { ok: true, validator: verdict.kind, ...reason };
+  const message = describeProblems({ toolName: options?.toolName, args, schema, errors: verdict.errors, undeclared });
+  return { ok: false, validator: verdict.kind, ...reason, errors: verdict.errors, undeclared, message };
+}
+
+interface Verdict {
+  readonly kind: ValidatorKind;
+  readonly errors: readonly ValidationIssue[];
+  readonly reason?: string;
+}
+
+function runAjv(plain: unknown, schema: unknown): Verdict {
+  const compiledSchema = compile(schema);
+  if (compiledSchema.kind === 'skipped') return { kind: 'skipped', errors: [], reason: compiledSchema.reason };
+  try {
+    const valid = compiledSchema.validate(plain);
+    return { kind: compiledSchema.kind, errors: valid ? [] : (compiledSchema.validate.errors ?? []).map(toIssue) };
+  } catch (error) {
+    return { kind: 'skipped', errors: [], reason: `the validator threw: ${messageOf(error)}` };
+  }
+}
+
+function runProvider(provider: JsonSchemaValidatorProvider, plain: unknown, schema: unknown): Verdict {
+  try {
+    let byProvider = provided.get(provider);
+    if (byProvider === undefined) provided.set(provider, (byProvider = new WeakMap()));
+    const key = isSchemaObject(schema) ? schema : undefined;
+    let validate = key === undefined ? undefined : byProvider.get(key);
+    if (validate === undefined) {
+      validate = provider.getValidator(schema as never);
+      if (key !== undefined) byProvider.set(key, validate);
+    }
+    const result = validate(plain);
+    if (result.valid) return { kind: 'provider', errors: [] };
+    return { kind: 'provider', errors: [{ path: '', keyword: 'schema', message: result.errorMessage ?? 'the arguments are invalid' }] };
+  } catch (error) {
+    return { kind: 'skipped', errors: [], reason: `the validator provider threw: ${messageOf(error)}` };
+  }
+}
+
+function compile(schema: unknown): Compiled {
+  if (typeof schema === 'boolean') return compileWith(schema, '2020');
+  if (!isSchemaObject(schema)) return { kind: 'skipped', reason: 'the schema is not a JSON Schema object' };
+  let result = compiled.get(schema);
+  if (result === undefined) {
+    result = compileWithRetry(schema);
+    compiled.set(schema, result);
+  }
+  return result;
+}
+
+function compileWithRetry(schema: Record<string, unknown>): Compiled {
+  const declared = schema['$schema'];
+  const dialect = typeof declared === 'string' && /draft-0[4-7]/.test(declared) ? 'draft-07' : '2020';
+  try {
+    return compileWith(schema, dialect);
+  } catch (first) {
+    const { $schema: _dropped, ...rest } = schema;
+    try {
+      return compileWith(rest, 'draft-07');
+    } catch (second) {
+      return {
+        kind: 'skipped',
+        reason: `the schema does not compile (${messageOf(first)}), nor as draft-07 without $schema (${messageOf(second)})`,
+      };
+    }
+  }
+}
+
+function compileWith(schema: Record<string, unknown> | boolean, dialect: '2020' | 'draft-07'): Compiled {
+  const ajv = dialect === '2020' ? (ajv2020 ??= new Ajv2020(AJV_OPTIONS)) : (ajvDraft07 ??= new Ajv(AJV_OPTIONS));
+  try {
+    return { kind: dialect === '2020' ? 'ajv-2020' : 'ajv-draft-07', validate: ajv.compile(schema) };
+  } finally {
+    // The compiled function lives on; Ajv's own cache (keyed by schema object and `$id`) must not,
+    // or every new schema would stay in memory and two schemas sharing an `$id` would collide.
+    if (typeof schema === 'object') ajv.removeSchema(schema);
+  }
+}
+
+function toIssue(error: ErrorObject): ValidationIssue {
+  return { path: error.instancePath, keyword: error.keyword, message: error.message ?? 'is invalid', params: error.params };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
