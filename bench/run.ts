@@ -13,7 +13,10 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
 import { Bench } from 'tinybench';
-import { coerceArgs, coerceArgsJson, coerceIntegerArgs, parseArgs } from '../src/index.js';
+import {
+  coerceArgs, coerceArgsJson, coerceIntegerArgs, findUndeclaredKeys, formatToolCall, parseArgs, prepareToolCall, toPlainNumbers,
+} from '../src/index.js';
+import { renameUnambiguousKeys } from '../src/validate.js';
 import { compilePlan } from '../src/schema/plan.js';
 import { warpCoerceIntegerArgs } from './warp-port.js';
 import { corpusWorkloads, syntheticWorkloads, type Workload } from './workloads.js';
@@ -184,6 +187,31 @@ async function nesting(): Promise<void> {
   }
 }
 
+/** Depth scaling of every walk over arguments: 4× the depth within 6× the time, 100,000 levels well under a second. */
+async function walkDepths(): Promise<void> {
+  const schema = { type: 'object', properties: { a: { $ref: '#' }, thoughtNumber: { type: 'integer' } } };
+  const textAt = (depth: number) => '{"a":'.repeat(depth) + '{"thought_number":1.0}' + '}'.repeat(depth);
+  // 100,000 and 400,000 levels are both past every cache, so the ratio shows the algorithm.
+  const depths = [100_000, 400_000] as const;
+  const texts = depths.map(textAt);
+  const values = texts.map((text) => parseArgs(text));
+  const walks: [string, (value: unknown, text: string) => unknown][] = [
+    ['findUndeclaredKeys', (value) => findUndeclaredKeys(value, schema)],
+    ['renameUnambiguousKeys', (value) => renameUnambiguousKeys(value, schema)],
+    ['prepareToolCall, rejectUndeclared (the model message)', (_value, text) => prepareToolCall(text, schema, { rejectUndeclared: true })],
+    ['toPlainNumbers', (value) => toPlainNumbers(value)],
+    ['formatToolCall (render)', (value) => formatToolCall('deep', value, schema)],
+  ];
+  for (const [name, run] of walks) {
+    const groupName = `depth scaling, ${name}`;
+    await group(groupName, depths.map((depth, i) => [`${depth.toLocaleString('en')} levels`, () => run(values[i], texts[i]!)] as [string, () => unknown]));
+    const small = rowOf(groupName, '100,000 levels').nsPerOp;
+    const large = rowOf(groupName, '400,000 levels').nsPerOp;
+    target(`6. ${name}: 4× the depth ≤ 6× the time`, `${(large / small).toFixed(1)}×`, large <= 6 * small);
+    target(`6. ${name}: 100,000 levels under 0.5 s`, `${(small / 1e6).toFixed(1)} ms`, small < 5e8);
+  }
+}
+
 function writeResults(): void {
   const results = {
     date: new Date().toISOString(),
@@ -225,6 +253,7 @@ async function main(): Promise<void> {
   }
   await noIntegerPositions();
   await nesting();
+  await walkDepths();
   console.log('\ntargets');
   console.table(targets.map((t) => ({ target: t.name, measured: t.measured, result: t.pass ? 'pass' : 'FAIL' })));
   if (info.length > 0) console.table(info);

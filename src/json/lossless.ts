@@ -4,9 +4,10 @@
  * writing are iterative, so nesting depth costs memory, not stack.
  */
 import { LosslessNumber, isLosslessNumber } from 'lossless-json';
-import { copyObject, hasOwn, isPlainObject, setOwn } from './objects.js';
+import { hasOwn, isPlainObject, setOwn } from './objects.js';
 import { ArgsParseError } from './errors.js';
 import { decodeString, fail, scanJson, type JsonVisitor } from './scanner.js';
+import { walkValues, type Container, type ValueVisitor } from './walk-values.js';
 
 export { LosslessNumber, isLosslessNumber };
 
@@ -28,8 +29,6 @@ export function parseArgs(text: string): unknown {
   scanJson(text, builder);
   return builder.root;
 }
-
-type Container = unknown[] | Record<string, unknown>;
 
 /** A repeated key whose value is still being read: compared with the first one when complete. */
 interface Repeat {
@@ -225,31 +224,35 @@ export function toPlainNumbers(value: unknown): unknown {
 
 /**
  * A copy of `value` with every `LosslessNumber` replaced by `convert(literal)`; the same
- * reference when it holds none. Cycles are kept as they are.
+ * reference when it holds none. Iterative, so any depth is copied; cycles are kept as they are.
  */
 export function mapLosslessNumbers(value: unknown, convert: (literal: string) => unknown): unknown {
-  return mapCopy(value, convert, new Set());
+  return walkValues(value, true, new NumberMapper(convert), [], 0);
 }
 
-function mapCopy(value: unknown, convert: (literal: string) => unknown, ancestors: Set<unknown>): unknown {
-  if (isLosslessNumber(value)) return convert(value.value);
-  const array = Array.isArray(value);
-  if ((!array && !isPlainObject(value)) || ancestors.has(value)) return value;
-  ancestors.add(value);
-  let copy: unknown[] | Record<string, unknown> | undefined;
-  if (array) {
-    const items = value as unknown[];
-    items.forEach((item, index) => {
-      const mapped = mapCopy(item, convert, ancestors);
-      if (mapped !== item) ((copy ??= items.slice()) as unknown[])[index] = mapped;
-    });
-  } else {
-    const object = value as Record<string, unknown>;
-    for (const key of Object.keys(object)) {
-      const mapped = mapCopy(object[key], convert, ancestors);
-      if (mapped !== object[key]) setOwn((copy ??= copyObject(object)) as Record<string, unknown>, key, mapped);
-    }
+/** The visitor of `mapLosslessNumbers`: every child is visited, every lossless number converted. */
+class NumberMapper implements ValueVisitor<true> {
+  private readonly convert: (literal: string) => unknown;
+
+  constructor(convert: (literal: string) => unknown) {
+    this.convert = convert;
   }
-  ancestors.delete(value);
-  return copy ?? value;
+
+  child(): true {
+    return true;
+  }
+
+  leaf(value: unknown): unknown {
+    return isLosslessNumber(value) ? this.convert(value.value) : value;
+  }
+
+  enter(): boolean {
+    return true;
+  }
+
+  leave(_original: Container, done: Container): unknown {
+    return done;
+  }
+
+  cycle(): void {}
 }

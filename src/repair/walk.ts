@@ -3,7 +3,8 @@
  * path to a change and returns the very same reference when nothing changed. Iterative, so
  * nesting depth is bounded by memory, not by the call stack.
  */
-import { copyObject, isPlainObject, setOwn } from '../json/objects.js';
+import { isPlainObject } from '../json/objects.js';
+import { walkValues, type Container, type PathToken, type ValueVisitor } from '../json/walk-values.js';
 import { ALL_TYPES, TYPE_BITS, typeNames } from '../schema/keywords.js';
 import { convertLeniently, type Rules } from './lenient.js';
 import { LosslessNumber, isLosslessNumber, stringifyArgs } from '../json/lossless.js';
@@ -16,7 +17,7 @@ import type { Change, ChangeRule, Refusal, RefusalReason } from './types.js';
 const CYCLE_WATCH_DEPTH = 256;
 
 /** The state of one coercion: options, the report, and the path of the value being decided. */
-export class Session {
+export class Session implements ValueVisitor<PlanNode> {
   readonly range: IntegerRange;
   readonly rules: Rules | null;
   readonly work: number;
@@ -54,6 +55,32 @@ export class Session {
     inner.value = walk(value, node, inner);
     return inner;
   }
+
+  /** The node of a child, when it is at or above a position this coercion has work for. */
+  child(parent: PlanNode, token: PathToken): PlanNode | undefined {
+    const node = parent.at(token);
+    return node !== null && (node.work & this.work) !== 0 ? node : undefined;
+  }
+
+  /** Decides one value that is not a container. */
+  leaf(value: unknown, node: PlanNode): unknown {
+    return decide(value, node, this);
+  }
+
+  /** In lenient mode, an array or object that no applicable schema accepts is reported. */
+  enter(container: Container, node: PlanNode): boolean {
+    if (this.rules !== null && !accepts(node.accept, container)) this.refuse(container, node, 'unconvertible');
+    return true;
+  }
+
+  leave(_original: Container, done: Container): unknown {
+    return done;
+  }
+
+  /** Arguments that contain themselves are refused where they repeat. */
+  cycle(container: Container, node: PlanNode): void {
+    this.refuse(container, node, 'cycle');
+  }
 }
 
 const REASONS: Record<RefusalReason, string> = {
@@ -65,14 +92,6 @@ const REASONS: Record<RefusalReason, string> = {
   unreadable: 'reading it threw an error',
 };
 
-interface Frame {
-  readonly source: unknown[] | Record<string, unknown>;
-  readonly node: PlanNode;
-  readonly keys: string[] | null;
-  index: number;
-  copy: unknown[] | Record<string, unknown> | null;
-}
-
 /**
  * Coerces `value` against `node`, recording changes and refusals in `session`.
  *
@@ -80,71 +99,7 @@ interface Frame {
  */
 export function walk(value: unknown, node: PlanNode | null, session: Session): unknown {
   if (node === null || (node.work & session.work) === 0) return value;
-  if (!isContainer(value)) return decide(value, node, session);
-  checkContainer(value, node, session);
-  const frames: Frame[] = [open(value, node)];
-  let onStack: Set<unknown> | null = null;
-  let result: unknown = value;
-  while (frames.length > 0) {
-    const frame = frames[frames.length - 1]!;
-    const { source, keys } = frame;
-    const length = keys === null ? (source as unknown[]).length : keys.length;
-    if (frame.index < length) {
-      const token = keys === null ? frame.index : keys[frame.index]!;
-      frame.index++;
-      const child = keys === null ? (source as unknown[])[token as number] : (source as Record<string, unknown>)[token];
-      const childNode = keys === null ? frame.node.item(token as number) : frame.node.child(token as string);
-      if (childNode === null || (childNode.work & session.work) === 0) continue;
-      session.path.push(token);
-      if (isContainer(child)) {
-        if (frames.length >= CYCLE_WATCH_DEPTH && (onStack ??= new Set(frames.map((f) => f.source))).has(child)) {
-          session.refuse(child, childNode, 'cycle');
-          session.path.pop();
-          continue;
-        }
-        checkContainer(child, childNode, session);
-        frames.push(open(child, childNode));
-        onStack?.add(child);
-        continue;
-      }
-      const settled = decide(child, childNode, session);
-      session.path.pop();
-      if (settled !== child) assign(frame, token, settled);
-      continue;
-    }
-    frames.pop();
-    onStack?.delete(source);
-    const done = frame.copy ?? source;
-    if (frames.length === 0) {
-      result = done;
-    } else {
-      const parent = frames[frames.length - 1]!;
-      const token = session.path.pop()!;
-      if (done !== source) assign(parent, token, done);
-    }
-  }
-  return result;
-}
-
-function open(source: unknown[] | Record<string, unknown>, node: PlanNode): Frame {
-  return { source, node, keys: Array.isArray(source) ? null : Object.keys(source), index: 0, copy: null };
-}
-
-function assign(frame: Frame, token: string | number, value: unknown): void {
-  if (frame.copy === null) {
-    frame.copy = Array.isArray(frame.source) ? frame.source.slice() : copyObject(frame.source);
-  }
-  if (Array.isArray(frame.copy)) frame.copy[token as number] = value;
-  else setOwn(frame.copy, token as string, value);
-}
-
-function isContainer(value: unknown): value is unknown[] | Record<string, unknown> {
-  return Array.isArray(value) || isPlainObject(value);
-}
-
-/** In lenient mode, an array or object that no applicable schema accepts is reported. */
-function checkContainer(value: unknown[] | Record<string, unknown>, node: PlanNode, session: Session): void {
-  if (session.rules !== null && !accepts(node.accept, value)) session.refuse(value, node, 'unconvertible');
+  return walkValues(value, node, session, session.path, CYCLE_WATCH_DEPTH);
 }
 
 /** Decides one non-container value: integer restoration first, then lenient conversion. */

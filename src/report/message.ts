@@ -4,7 +4,8 @@
  * the undeclared keys it sent with the names it probably meant, and every other error in plain
  * words with the path and the value sent. Bounded in size.
  */
-import { hasOwn, isPlainObject } from '../json/objects.js';
+import { hasOwn } from '../json/objects.js';
+import { isContainer } from '../json/walk-values.js';
 import { ALL_TYPES, typeNames } from '../schema/keywords.js';
 import { stringifyArgs } from '../json/lossless.js';
 import { planOrNull, type PlanNode } from '../schema/plan.js';
@@ -139,13 +140,9 @@ function nodeAt(root: PlanNode, args: unknown, path: string): PlanNode | null {
   let current = args;
   for (const token of parsePointer(path) ?? []) {
     if (node === null) return null;
-    if (Array.isArray(current)) {
-      node = node.item(Number(token));
-      current = current[Number(token)];
-    } else {
-      node = node.child(token);
-      current = isPlainObject(current) ? current[token] : undefined;
-    }
+    const step = Array.isArray(current) ? Number(token) : token;
+    node = node.at(step);
+    current = isContainer(current) ? (current as Record<string | number, unknown>)[step] : undefined;
   }
   return node;
 }

@@ -3,9 +3,10 @@
  * `thoughtNumber`) and most servers accept the unknown key silently. This module finds such keys
  * at every object level, suggests the declared name meant, and can rename the unambiguous ones.
  */
-import { copyObject, isPlainObject, setOwn } from '../json/objects.js';
+import { setOwn } from '../json/objects.js';
+import { walkValues, type Container, type PathToken, type ValueVisitor } from '../json/walk-values.js';
 import { planOrNull, type PlanNode } from '../schema/plan.js';
-import { toPointer } from '../json/pointer.js';
+import { escapeToken, toPointer } from '../json/pointer.js';
 import type { Change } from '../repair/types.js';
 
 /** A key the applicable schemas do not declare, with the declared name probably meant. */
@@ -18,16 +19,12 @@ export interface UndeclaredKey {
   readonly suggestion?: string;
 }
 
-interface Found extends UndeclaredKey {
-  readonly tokens: readonly (string | number)[];
-  readonly rename: string | undefined;
-}
-
 /**
  * Finds keys the schema does not declare, at every object level. A key is undeclared when the
  * object's applicable schemas declare at least one property, none sets `additionalProperties`
  * (or `unevaluatedProperties`) to `true` or a schema, no `patternProperties` matches it, and no
  * combinator branch declares it. Never throws; a schema that is not an object finds nothing.
+ * Linear in the depth of the arguments; arguments that contain themselves are read once.
  *
  * @param args - The arguments (from `parseArgs`, or plain values).
  * @param schema - The tool's input JSON Schema.
@@ -37,7 +34,9 @@ interface Found extends UndeclaredKey {
  * // [{ path: '/query', key: 'query', suggestion: 'q' }]
  */
 export function findUndeclaredKeys(args: unknown, schema: unknown): UndeclaredKey[] {
-  return scan(args, schema).map(({ path, key, suggestion }) => (suggestion === undefined ? { path, key } : { path, key, suggestion }));
+  const scan = new KeyScan(false);
+  scan.run(args, schema);
+  return scan.found;
 }
 
 /**
@@ -51,76 +50,71 @@ export function findUndeclaredKeys(args: unknown, schema: unknown): UndeclaredKe
  *   `rename-key` change per rename, whose `path` points at the new key.
  */
 export function renameUnambiguousKeys(args: unknown, schema: unknown): { value: unknown; changes: Change[] } {
-  const renames = scan(args, schema).filter((found) => found.rename !== undefined);
-  if (renames.length === 0) return { value: args, changes: [] };
-  const copies = new Map<object, unknown[] | Record<string, unknown>>();
-  const copyOf = (original: unknown[] | Record<string, unknown>) => {
-    let copy = copies.get(original);
-    if (copy === undefined) {
-      copy = Array.isArray(original) ? original.slice() : copyObject(original);
-      copies.set(original, copy);
-    }
-    return copy;
-  };
-  const deepestFirst = [...renames].sort((a, b) => b.tokens.length - a.tokens.length);
-  for (const { tokens, key, rename } of deepestFirst) {
-    let original = args as unknown[] | Record<string, unknown>;
-    let copy = copyOf(original);
-    for (const token of tokens.slice(0, -1)) {
-      const child = (original as Record<string | number, unknown>)[token] as unknown[] | Record<string, unknown>;
-      const childCopy = copyOf(child);
-      if (Array.isArray(copy)) copy[token as number] = childCopy;
-      else setOwn(copy, token as string, childCopy);
-      original = child;
-      copy = childCopy;
-    }
-    renameInPlace(copy as Record<string, unknown>, key, rename!);
-  }
-  const changes = renames.map(({ tokens, key, rename }) => ({
-    path: toPointer([...tokens.slice(0, -1), rename!]),
-    from: JSON.stringify(key),
-    to: JSON.stringify(rename),
-    rule: 'rename-key' as const,
-  }));
-  return { value: copyOf(args as Record<string, unknown>), changes };
+  const scan = new KeyScan(true);
+  const value = scan.run(args, schema);
+  return { value, changes: scan.changes };
 }
 
-/** Walks the arguments with the plan and collects every undeclared key. */
-function scan(args: unknown, schema: unknown): Found[] {
-  const found: Found[] = [];
-  const root = planOrNull(schema);
-  if (root === null) return found;
-  const stack: [unknown, PlanNode, (string | number)[]][] = [[args, root, []]];
-  while (stack.length > 0) {
-    const [value, node, tokens] = stack.pop()!;
-    const children: [unknown, PlanNode, (string | number)[]][] = [];
-    if (Array.isArray(value)) {
-      value.forEach((item, index) => {
-        const child = node.item(index);
-        if (child !== null) children.push([item, child, [...tokens, index]]);
-      });
-    } else if (isPlainObject(value)) {
-      const keys = Object.keys(value);
+/**
+ * One walk of the arguments against the plan that finds the undeclared keys of every object
+ * and, when `renaming`, renames the unambiguous ones as it leaves each object.
+ */
+class KeyScan implements ValueVisitor<PlanNode> {
+  readonly found: UndeclaredKey[] = [];
+  readonly changes: Change[] = [];
+  private readonly renaming: boolean;
+  private readonly path: PathToken[] = [];
+  /** Per entered container, the renames to make in it as it is left (`null`: none). */
+  private readonly renames: (Map<string, string> | null)[] = [];
+
+  constructor(renaming: boolean) {
+    this.renaming = renaming;
+  }
+
+  /** Walks `args` against the plan of `schema`; returns them, renamed when renaming. */
+  run(args: unknown, schema: unknown): unknown {
+    const root = planOrNull(schema);
+    return root === null ? args : walkValues(args, root, this, this.path, 0);
+  }
+
+  child(parent: PlanNode, token: PathToken): PlanNode | undefined {
+    return parent.at(token) ?? undefined;
+  }
+
+  leaf(value: unknown): unknown {
+    return value;
+  }
+
+  enter(container: Container, node: PlanNode): boolean {
+    let renames: Map<string, string> | null = null;
+    if (!Array.isArray(container)) {
+      const keys = Object.keys(container);
       const shape = node.shape();
       const undeclared = shape.open ? [] : keys.filter((key) => !node.declares(key));
+      const at = undeclared.length === 0 ? '' : toPointer(this.path);
       for (const key of undeclared) {
         const suggestion = suggest(key, shape.declared, node.required(), keys, undeclared.length);
-        found.push({
-          path: toPointer([...tokens, key]),
-          key,
-          tokens: [...tokens, key],
-          ...(suggestion === undefined ? {} : { suggestion }),
-          rename: unambiguous(key, shape.declared, keys),
-        });
-      }
-      for (const key of keys) {
-        const child = node.child(key);
-        if (child !== null) children.push([value[key], child, [...tokens, key]]);
+        this.found.push({ path: `${at}/${escapeToken(key)}`, key, ...(suggestion === undefined ? {} : { suggestion }) });
+        const rename = this.renaming ? unambiguous(key, shape.declared, keys) : undefined;
+        if (rename === undefined) continue;
+        (renames ??= new Map()).set(key, rename);
+        this.changes.push({ path: `${at}/${escapeToken(rename)}`, from: JSON.stringify(key), to: JSON.stringify(rename), rule: 'rename-key' });
       }
     }
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    if (this.renaming) this.renames.push(renames);
+    return true;
   }
-  return found;
+
+  leave(_original: Container, done: Container): unknown {
+    const renames = this.renaming ? this.renames.pop() : null;
+    if (renames == null) return done;
+    const object = done as Record<string, unknown>;
+    const renamed: Record<string, unknown> = {};
+    for (const key of Object.keys(object)) setOwn(renamed, renames.get(key) ?? key, object[key]);
+    return renamed;
+  }
+
+  cycle(): void {}
 }
 
 /** Lower case without `_`, `-`, spaces and dots: `thought_number`, `thoughtNumber` → `thoughtnumber`. */
@@ -199,10 +193,4 @@ function editDistance(a: string, b: string): number {
     previous = current;
   }
   return previous[b.length]!;
-}
-
-function renameInPlace(object: Record<string, unknown>, from: string, to: string): void {
-  const entries = Object.keys(object).map((key) => [key, object[key]] as const);
-  for (const [key] of entries) delete object[key];
-  for (const [key, value] of entries) setOwn(object, key === from ? to : key, value);
 }

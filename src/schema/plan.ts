@@ -66,6 +66,11 @@ export class PlanNode {
     this.work = work;
   }
 
+  /** The node for the child at `token` of a value here: an array index (a number) or an object key. */
+  at(token: string | number): PlanNode | null {
+    return typeof token === 'number' ? this.item(token) : this.child(token);
+  }
+
   /** The node for the value at property `key` of an object here, or `null` when none applies. */
   child(key: string): PlanNode | null {
     const cache = (this.keyed ??= new Map());
