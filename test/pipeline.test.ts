@@ -94,8 +94,8 @@ describe('prepareToolCall', () => {
     expect(validateArgs(parseArgs('{"line":9007199254740993,"filePath":"a"}'), SCHEMA, { provider })).toEqual({ ok: true, validator: 'provider' });
   });
 
-  test('a provider that throws is skipped, not fatal', () => {
+  test('a provider that throws on the arguments fails closed, not fatal', () => {
     const provider = { getValidator: () => () => { throw new Error('broken'); } };
-    expect(validateArgs({ line: 1, filePath: 'a' }, SCHEMA, { provider })).toMatchObject({ ok: true, validator: 'skipped', reason: expect.stringContaining('broken') });
+    expect(validateArgs({ line: 1, filePath: 'a' }, SCHEMA, { provider })).toMatchObject({ ok: false, validator: 'provider', reason: expect.stringContaining('broken') });
   });
 });

@@ -100,7 +100,7 @@ function describeType(node: PlanNode | null): string {
   for (const member of node.members) {
     const values = hasOwn(member, 'enum') ? member['enum'] : undefined;
     if (Array.isArray(values) && values.length > 0) {
-      const shown = values.slice(0, MAX_ENUM_SHOWN).map((value) => clip(stringifyArgs(value)));
+      const shown = values.slice(0, MAX_ENUM_SHOWN).map((value) => clip(textOf(value)));
       return `one of ${shown.join(', ')}${values.length > MAX_ENUM_SHOWN ? ', …' : ''}`;
     }
   }
@@ -116,7 +116,8 @@ function describeType(node: PlanNode | null): string {
 function describeError(error: ValidationIssue, args: unknown): string {
   const where = error.path === '' ? 'arguments' : error.path;
   const sent = valueAtPointer(args, error.path);
-  const tail = sent === undefined ? '' : `; you sent ${clip(stringifyArgs(sent))}`;
+  const text = sent === undefined ? '' : textOf(sent);
+  const tail = text === '' ? '' : `; you sent ${clip(text)}`;
   return `${where}: ${error.message}${tail}.`;
 }
 
@@ -149,6 +150,15 @@ function nodeAt(root: PlanNode, args: unknown, path: string): PlanNode | null {
 
 function parentOf(path: string): string {
   return path.slice(0, path.lastIndexOf('/'));
+}
+
+/** The JSON text of a value, or `''` when it cannot be written (it contains itself, or reading it throws). */
+function textOf(value: unknown): string {
+  try {
+    return stringifyArgs(value);
+  } catch {
+    return '';
+  }
 }
 
 function clip(text: string): string {

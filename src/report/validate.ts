@@ -65,7 +65,10 @@ const provided = new WeakMap<JsonSchemaValidatorProvider, WeakMap<object, Return
  * undeclared keys. Ajv runs with `allErrors: true, strict: false`, in the dialect `$schema` names
  * (2020-12 by default, as MCP specifies; draft-07 when declared). A schema that does not compile
  * is retried once without `$schema` as draft-07; if that fails too, validation is skipped and the
- * result says why, instead of blocking the call. Compiled validators are cached per schema
+ * result says why, instead of blocking the call: that is the only `ok: true` with
+ * `validator: "skipped"`. Validation fails closed: arguments that cannot be checked (nested past
+ * what the validator's stack holds, cyclic, or throwing when read) give `ok: false` with the
+ * `reason` and a message the model can act on. Compiled validators are cached per schema
  * object. Lossless numbers are validated by value. Never throws.
  *
  * @param args - The arguments (from `parseArgs`, a coercion, or plain values).
@@ -80,7 +83,7 @@ export function validateArgs(args: unknown, schema: unknown, options?: ValidateO
   try {
     return judge(args, schema, options);
   } catch (error) {
-    return { ok: true, validator: 'skipped', reason: `the arguments could not be read: ${messageOf(error)}` };
+    return refuse(args, schema, options, { kind: 'skipped', ...unchecked(`the arguments could not be read: ${messageOf(error)}`) }, []);
   }
 }
 
@@ -88,10 +91,32 @@ function judge(args: unknown, schema: unknown, options: ValidateOptions | undefi
   const plain = toPlainNumbers(args);
   const verdict = options?.provider === undefined ? runAjv(plain, schema) : runProvider(options.provider, plain, schema);
   const undeclared = options?.rejectUndeclared === false ? [] : findUndeclaredKeys(args, schema);
+  if (verdict.errors.length === 0 && undeclared.length === 0) {
+    return { ok: true, validator: verdict.kind, ...(verdict.reason === undefined ? {} : { reason: verdict.reason }) };
+  }
+  return refuse(args, schema, options, verdict, undeclared);
+}
+
+function refuse(
+  args: unknown,
+  schema: unknown,
+  options: ValidateOptions | undefined,
+  verdict: Verdict,
+  undeclared: readonly UndeclaredKey[],
+): ValidationResult {
+  const { kind, errors } = verdict;
   const reason = verdict.reason === undefined ? {} : { reason: verdict.reason };
-  if (verdict.errors.length === 0 && undeclared.length === 0) return { ok: true, validator: verdict.kind, ...reason };
-  const message = describeProblems({ toolName: options?.toolName, args, schema, errors: verdict.errors, undeclared });
-  return { ok: false, validator: verdict.kind, ...reason, errors: verdict.errors, undeclared, message };
+  const message = describeProblems({ toolName: options?.toolName, args, schema, errors, undeclared });
+  return { ok: false, validator: kind, ...reason, errors, undeclared, message };
+}
+
+/**
+ * The verdict on arguments the validator could not check (it threw on them): they fail, with
+ * the reason as the one error, so the model is told to send something checkable.
+ */
+function unchecked(reason: string): { errors: readonly ValidationIssue[]; reason: string } {
+  const message = `could not be checked against the schema (${reason}); send them less deeply nested`;
+  return { reason, errors: [{ path: '', keyword: 'unchecked', message }] };
 }
 
 interface Verdict {
@@ -107,25 +132,29 @@ function runAjv(plain: unknown, schema: unknown): Verdict {
     const valid = compiledSchema.validate(plain);
     return { kind: compiledSchema.kind, errors: valid ? [] : (compiledSchema.validate.errors ?? []).map(toIssue) };
   } catch (error) {
-    return { kind: 'skipped', errors: [], reason: `the validator threw: ${messageOf(error)}` };
+    return { kind: compiledSchema.kind, ...unchecked(`the validator threw: ${messageOf(error)}`) };
   }
 }
 
 function runProvider(provider: JsonSchemaValidatorProvider, plain: unknown, schema: unknown): Verdict {
-  try {
-    let byProvider = provided.get(provider);
-    if (byProvider === undefined) provided.set(provider, (byProvider = new WeakMap()));
-    const key = isSchemaObject(schema) ? schema : undefined;
-    let validate = key === undefined ? undefined : byProvider.get(key);
-    if (validate === undefined) {
+  let byProvider = provided.get(provider);
+  if (byProvider === undefined) provided.set(provider, (byProvider = new WeakMap()));
+  const key = isSchemaObject(schema) ? schema : undefined;
+  let validate = key === undefined ? undefined : byProvider.get(key);
+  if (validate === undefined) {
+    try {
       validate = provider.getValidator(schema as never);
-      if (key !== undefined) byProvider.set(key, validate);
+    } catch (error) {
+      return { kind: 'skipped', errors: [], reason: `the validator provider could not compile the schema: ${messageOf(error)}` };
     }
+    if (key !== undefined) byProvider.set(key, validate);
+  }
+  try {
     const result = validate(plain);
     if (result.valid) return { kind: 'provider', errors: [] };
     return { kind: 'provider', errors: [{ path: '', keyword: 'schema', message: result.errorMessage ?? 'the arguments are invalid' }] };
   } catch (error) {
-    return { kind: 'skipped', errors: [], reason: `the validator provider threw: ${messageOf(error)}` };
+    return { kind: 'provider', ...unchecked(`the validator provider threw: ${messageOf(error)}`) };
   }
 }
 
