@@ -48,21 +48,36 @@ export function isWholeLiteral(text: string): boolean {
 }
 
 /**
+ * The integer rule, the one both the text path and the object path apply at an integer position:
+ * what to write for the number literal `literal`. `5.0`, `5e0`, `0.5e1` give `5`; `-0.0` gives
+ * `0`; a literal already in canonical integer form comes back as it is, whatever its size;
+ * `5.5` gives `'not-whole'`; `1e20` under `int64` gives `'out-of-range'`.
+ *
+ * @param literal - A JSON number literal.
+ * @param range - Which whole values may be written as integer literals.
+ * @returns `literal` itself when it needs no change, the canonical integer literal, or why there is none.
+ */
+export function restoreInteger(literal: string, range: IntegerRange): string | NotInteger {
+  // The shape float64 pipelines write, `N.0…` with at most 15 integer digits (inside every range).
+  const dot = wholeDecimalDot(literal);
+  if (dot !== -1) return literal.slice(0, dot);
+  return isCanonicalInteger(literal) ? literal : toIntegerLiteral(literal, range);
+}
+
+/**
  * The canonical integer literal for a JSON number literal whose value is whole and inside
  * `range`, or the reason it has none. `5.0`, `5e0`, `0.5e1` give `5`; `-0.0` gives `0`;
  * `5.5` gives `'not-whole'`; `1e20` and `12345678901234567890` under `int64` give `'out-of-range'`.
  * A literal that is not a JSON number gives `'not-whole'`.
  */
 export function toIntegerLiteral(text: string, range: IntegerRange): string | NotInteger {
-  const short = wholeDecimal(text);
-  if (short !== undefined) return short;
   const parts = NUMBER_PARTS.exec(text);
   if (parts === null || !JSON_NUMBER.test(text)) return 'not-whole';
   const [, sign = '', intPart = '', fracPart = '', expSign = '', expDigits = '0'] = parts;
   let digits = (intPart + fracPart).replace(/^0+/, '');
   if (digits.replace(/0+$/, '') === '') return '0';
   const withoutTrailing = digits.replace(/0+$/, '');
-  let shift = exponentOf(expSign, expDigits) - fracPart.length + (digits.length - withoutTrailing.length);
+  const shift = exponentOf(expSign, expDigits) - fracPart.length + (digits.length - withoutTrailing.length);
   digits = withoutTrailing;
   if (shift < 0) return 'not-whole';
   if (!Number.isFinite(shift)) return 'out-of-range';
@@ -72,28 +87,20 @@ export function toIntegerLiteral(text: string, range: IntegerRange): string | No
 }
 
 /**
- * The fast path for the shape float64 pipelines write, `N.0` (`-42.00`): the integer part when
- * the fraction is all zeros and it has at most 15 digits (inside every range), else `undefined`.
+ * The index of the `.` of `text` when it is `N.0…`, every fraction digit a zero, with a canonical
+ * integer part of at most 15 digits other than `-0`, so that `text.slice(0, dot)` is its integer
+ * literal; else -1. Allocates nothing.
  */
-function wholeDecimal(text: string): string | undefined {
-  const dot = wholeDecimalDot(text, 0, text.length);
-  return dot === -1 ? undefined : text.slice(0, dot);
-}
-
-/**
- * For the number token `text[start..end)`: the index of its `.` when it is `N.0…` with a
- * canonical integer part of at most 15 digits other than `-0`, so that `text[start..dot)` is its
- * integer literal; else -1. Reads the text in place, allocating nothing.
- */
-export function wholeDecimalDot(text: string, start: number, end: number): number {
-  let i = start;
+function wholeDecimalDot(text: string): number {
+  const end = text.length;
+  let i = 0;
   if (text.charCodeAt(i) === 0x2d) i++;
   const first = i;
   while (i < end && isDigit(text.charCodeAt(i))) i++;
   const digits = i - first;
   if (digits === 0 || digits > 15 || i >= end - 1 || text.charCodeAt(i) !== 0x2e) return -1;
   if (digits > 1 && text.charCodeAt(first) === 0x30) return -1;
-  if (digits === 1 && text.charCodeAt(first) === 0x30 && first !== start) return -1;
+  if (digits === 1 && text.charCodeAt(first) === 0x30 && first !== 0) return -1;
   for (let j = i + 1; j < end; j++) if (text.charCodeAt(j) !== 0x30) return -1;
   return i;
 }

@@ -2,7 +2,7 @@
 import { resolveRules } from './lenient.js';
 import { parseArgs, stringifyArgs } from '../json/lossless.js';
 import type { IntegerRange } from '../json/numbers.js';
-import { planFor, planOrNull } from '../schema/plan.js';
+import { hasWork, planFor, planOrNull } from '../schema/plan.js';
 import { rewriteIntegerLiterals } from './text-path.js';
 import { ArgsParseError } from '../json/errors.js';
 import type { CoerceOptions, CoerceResult, Refusal } from './types.js';
@@ -33,7 +33,7 @@ export function coerceArgs(args: unknown, schema: unknown, options?: CoerceOptio
   const session = new Session(rangeOf(options?.integerRange), resolveRules(options?.lenient));
   try {
     const plan = planFor(schema);
-    if (plan === null || (plan.work & session.work) === 0) return { value: args, changes: NOTHING, refusals: NOTHING };
+    if (!hasWork(plan, session.work)) return { value: args, changes: NOTHING, refusals: NOTHING };
     const value = walk(args, plan, session);
     return { value, changes: session.changes, refusals: session.refusals };
   } catch (error) {

@@ -5,8 +5,8 @@
  * the length of the text.
  */
 import { scanJson, type JsonVisitor } from '../json/scanner.js';
-import { isCanonicalInteger, toIntegerLiteral, wholeDecimalDot, type IntegerRange } from '../json/numbers.js';
-import { WORK_INTEGER, type PlanNode } from '../schema/plan.js';
+import { restoreInteger, type IntegerRange } from '../json/numbers.js';
+import { hasWork, WORK_INTEGER, type PlanNode } from '../schema/plan.js';
 
 /**
  * Rewrites the integer literals of `text` that `root` says are at integer positions, and
@@ -118,18 +118,10 @@ class IntegerRewriter implements JsonVisitor {
   number(start: number, end: number): void {
     const node = this.valueNode();
     if (node === null || !node.integer) return;
-    const text = this.text;
-    const dot = wholeDecimalDot(text, start, end);
-    if (dot !== -1) {
-      // `N.0`: what is kept runs from the last copy up to the dot, so one slice carries both.
-      this.emit(text.slice(this.copied, dot), end);
-      return;
-    }
-    const literal = text.slice(start, end);
-    if (isCanonicalInteger(literal)) return;
-    const integer = toIntegerLiteral(literal, this.range);
-    if (integer === 'not-whole' || integer === 'out-of-range') return;
-    this.emit(text.slice(this.copied, start) + integer, end);
+    const literal = this.text.slice(start, end);
+    const integer = restoreInteger(literal, this.range);
+    if (integer === literal || integer === 'not-whole' || integer === 'out-of-range') return;
+    this.emit(this.text.slice(this.copied, start) + integer, end);
   }
 
   close(): void {
@@ -174,5 +166,5 @@ class IntegerRewriter implements JsonVisitor {
 
 /** A node only counts when an integer position is at or below it. */
 function active(node: PlanNode | null): PlanNode | null {
-  return node !== null && (node.work & WORK_INTEGER) !== 0 ? node : null;
+  return hasWork(node, WORK_INTEGER) ? node : null;
 }

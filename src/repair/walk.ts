@@ -3,13 +3,12 @@
  * path to a change and returns the very same reference when nothing changed. Iterative, so
  * nesting depth is bounded by memory, not by the call stack.
  */
-import { isPlainObject } from '../json/objects.js';
 import { walkValues, type Container, type PathToken, type ValueVisitor } from '../json/walk-values.js';
-import { ALL_TYPES, TYPE_BITS, typeNames } from '../schema/keywords.js';
+import { accepts, TYPE_BITS, typeNames } from '../schema/keywords.js';
 import { convertLeniently, type Rules } from './lenient.js';
 import { LosslessNumber, isLosslessNumber, stringifyArgs } from '../json/lossless.js';
-import { isCanonicalInteger, isWholeLiteral, toIntegerLiteral, type IntegerRange } from '../json/numbers.js';
-import { WORK_INTEGER, WORK_LENIENT, type PlanNode } from '../schema/plan.js';
+import { restoreInteger, type IntegerRange } from '../json/numbers.js';
+import { hasWork, WORK_INTEGER, WORK_LENIENT, type PlanNode } from '../schema/plan.js';
 import { toPointer } from '../json/pointer.js';
 import type { Change, ChangeRule, Refusal, RefusalReason } from './types.js';
 
@@ -59,7 +58,7 @@ export class Session implements ValueVisitor<PlanNode> {
   /** The node of a child, when it is at or above a position this coercion has work for. */
   child(parent: PlanNode, token: PathToken): PlanNode | undefined {
     const node = parent.at(token);
-    return node !== null && (node.work & this.work) !== 0 ? node : undefined;
+    return hasWork(node, this.work) ? node : undefined;
   }
 
   /** Decides one value that is not a container. */
@@ -98,15 +97,15 @@ const REASONS: Record<RefusalReason, string> = {
  * @returns The coerced value: the same reference when nothing changed.
  */
 export function walk(value: unknown, node: PlanNode | null, session: Session): unknown {
-  if (node === null || (node.work & session.work) === 0) return value;
+  if (!hasWork(node, session.work)) return value;
   return walkValues(value, node, session, session.path, CYCLE_WATCH_DEPTH);
 }
 
 /** Decides one non-container value: integer restoration first, then lenient conversion. */
 function decide(value: unknown, node: PlanNode, session: Session): unknown {
   if (isLosslessNumber(value) && node.integer) {
-    if (isCanonicalInteger(value.value)) return value;
-    const literal = toIntegerLiteral(value.value, session.range);
+    const literal = restoreInteger(value.value, session.range);
+    if (literal === value.value) return value;
     if (literal !== 'not-whole' && literal !== 'out-of-range') {
       const restored = new LosslessNumber(literal);
       session.change(value, restored, 'integer-literal');
@@ -125,28 +124,6 @@ function decide(value: unknown, node: PlanNode, session: Session): unknown {
   }
   if (accepts(node.accept, value)) return value;
   return convertLeniently(value, node, session);
-}
-
-/** True when a value's JSON type is in `mask`. Values that are not JSON are never judged. */
-export function accepts(mask: number, value: unknown): boolean {
-  if (mask === ALL_TYPES) return true;
-  return (mask & typeBitsOf(value)) !== 0;
-}
-
-/** The kind bit of a value: a whole number is `integer`, one with a fraction `number`. */
-function typeBitsOf(value: unknown): number {
-  switch (typeof value) {
-    case 'string': return TYPE_BITS.string;
-    case 'boolean': return TYPE_BITS.boolean;
-    case 'number': return Number.isInteger(value) ? TYPE_BITS.integer : TYPE_BITS.number;
-    case 'bigint': return TYPE_BITS.integer;
-    case 'object':
-      if (value === null) return TYPE_BITS.null;
-      if (Array.isArray(value)) return TYPE_BITS.array;
-      if (isLosslessNumber(value)) return isWholeLiteral(value.value) ? TYPE_BITS.integer : TYPE_BITS.number;
-      return isPlainObject(value) ? TYPE_BITS.object : ALL_TYPES;
-    default: return ALL_TYPES;
-  }
 }
 
 function textOf(value: unknown): string {

@@ -2,6 +2,9 @@
  * Keyword tables: how each JSON Schema keyword holds subschemas, and which of them the plan
  * follows. The loops that walk schemas stay generic; a new keyword is one table entry.
  */
+import { isLosslessNumber } from '../json/lossless.js';
+import { isWholeLiteral } from '../json/numbers.js';
+import { isPlainObject } from '../json/objects.js';
 
 /** Keywords whose value is one subschema. */
 export const SINGLE_SUBSCHEMA: readonly string[] = [
@@ -71,6 +74,31 @@ export function typeMaskOf(type: unknown): number {
 
 function bitsOf(name: string): number {
   return name === 'number' ? NUMBERS : ((TYPE_BITS as Record<string, number>)[name] ?? 0);
+}
+
+/**
+ * The type bit of a value: a whole number is `integer`, one with a fraction `number`, a lossless
+ * number by its literal. What is not JSON (a class instance, a function, `undefined`) is never
+ * judged: it gets every bit.
+ */
+export function typeBitsOf(value: unknown): number {
+  switch (typeof value) {
+    case 'string': return TYPE_BITS.string;
+    case 'boolean': return TYPE_BITS.boolean;
+    case 'number': return Number.isInteger(value) ? TYPE_BITS.integer : TYPE_BITS.number;
+    case 'bigint': return TYPE_BITS.integer;
+    case 'object':
+      if (value === null) return TYPE_BITS.null;
+      if (Array.isArray(value)) return TYPE_BITS.array;
+      if (isLosslessNumber(value)) return isWholeLiteral(value.value) ? TYPE_BITS.integer : TYPE_BITS.number;
+      return isPlainObject(value) ? TYPE_BITS.object : ALL_TYPES;
+    default: return ALL_TYPES;
+  }
+}
+
+/** True when a value's JSON type is in `mask`. Values that are not JSON are never judged. */
+export function accepts(mask: number, value: unknown): boolean {
+  return mask === ALL_TYPES || (mask & typeBitsOf(value)) !== 0;
 }
 
 /** True when a `type` keyword value names `"integer"` (`"number"` does not count). */

@@ -9,10 +9,8 @@
 import { hasOwn, ownValue } from '../json/objects.js';
 import { SchemaDocument, isSchemaObject, type SchemaObject } from './document.js';
 import {
-  ALL_TYPES, declaresInteger, IN_PLACE_ARRAY, IN_PLACE_MAP, IN_PLACE_SINGLE, POSITIONAL, POSITIONAL_MAP, REF_KEYWORDS, TYPE_BITS, typeMaskOf,
+  ALL_TYPES, declaresInteger, typeBitsOf, IN_PLACE_ARRAY, IN_PLACE_MAP, IN_PLACE_SINGLE, POSITIONAL, POSITIONAL_MAP, REF_KEYWORDS, TYPE_BITS, typeMaskOf,
 } from './keywords.js';
-import { isLosslessNumber } from '../json/lossless.js';
-import { isWholeLiteral } from '../json/numbers.js';
 import { compilePattern } from './patterns.js';
 
 /** `PlanNode.work` bit: an integer position is at or below this node. */
@@ -418,9 +416,9 @@ function itemSchema(schema: SchemaObject, index: number): unknown {
 /** The types a schema's own `type`, `enum` and `const` let through. */
 function ownTypes(schema: SchemaObject): number {
   let mask = typeMaskOf(ownValue(schema, 'type')) || ALL_TYPES;
-  if (hasOwn(schema, 'const')) mask &= valueTypeMask(schema['const']);
+  if (hasOwn(schema, 'const')) mask &= typeBitsOf(schema['const']);
   const enumValues = ownValue(schema, 'enum');
-  if (Array.isArray(enumValues)) mask &= enumValues.reduce((m: number, v) => m | valueTypeMask(v), 0);
+  if (Array.isArray(enumValues)) mask &= enumValues.reduce((m: number, v) => m | typeBitsOf(v), 0);
   return mask;
 }
 
@@ -428,24 +426,16 @@ function isTyped(schema: SchemaObject): boolean {
   return typeMaskOf(ownValue(schema, 'type')) !== 0 || hasOwn(schema, 'enum') || hasOwn(schema, 'const');
 }
 
-/** The type bit of a JSON value as it appears in `enum` or `const`. */
-function valueTypeMask(value: unknown): number {
-  if (value === null) return TYPE_BITS.null;
-  switch (typeof value) {
-    case 'boolean': return TYPE_BITS.boolean;
-    case 'string': return TYPE_BITS.string;
-    case 'bigint': return TYPE_BITS.integer;
-    case 'number': return Number.isInteger(value) ? TYPE_BITS.integer : TYPE_BITS.number;
-    case 'object':
-      if (Array.isArray(value)) return TYPE_BITS.array;
-      if (isLosslessNumber(value)) return isWholeLiteral(value.value) ? TYPE_BITS.integer : TYPE_BITS.number;
-      return TYPE_BITS.object;
-    default: return 0;
-  }
-}
-
 function unionOf(lists: SchemaObject[][]): SchemaObject[] {
   return [...new Set(lists.flat())];
+}
+
+/**
+ * The one test of "does anything at or below this node need a look": true when `node` exists and
+ * carries one of the `WORK_*` bits in `mask`. Every walk skips what fails it, whole.
+ */
+export function hasWork(node: PlanNode | null, mask: number): node is PlanNode {
+  return node !== null && (node.work & mask) !== 0;
 }
 
 const plans = new WeakMap<object, PlanNode | null>();
