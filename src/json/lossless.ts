@@ -78,7 +78,7 @@ class Builder implements JsonVisitor {
     const repeat = this.repeats[this.repeats.length - 1];
     if (repeat !== undefined && repeat.container === container) {
       this.repeats.pop();
-      this.settle(repeat, container);
+      this.checkRepeat(repeat, container);
     }
   }
 
@@ -96,11 +96,11 @@ class Builder implements JsonVisitor {
     } else {
       const repeat = { container: value as Container, previous: parent[this.pendingKey], key: this.pendingKey, at: this.keyAt };
       if (opening) this.repeats.push(repeat);
-      else this.settle(repeat, value);
+      else this.checkRepeat(repeat, value);
     }
   }
 
-  private settle(repeat: Repeat, value: unknown): void {
+  private checkRepeat(repeat: Repeat, value: unknown): void {
     if (!jsonEqual(repeat.previous, value)) fail(this.text, repeat.at, `Duplicate key '${repeat.key}'`);
   }
 }

@@ -6,7 +6,7 @@ import { hasWork, planFor, planOrNull } from '../schema/plan.js';
 import { rewriteIntegerLiterals } from './text-path.js';
 import { ArgsParseError } from '../json/errors.js';
 import type { CoerceOptions, CoerceResult, Refusal } from './types.js';
-import { Session, walk } from './walk.js';
+import { Coercion, walk } from './walk.js';
 
 const NOTHING: readonly never[] = Object.freeze([]);
 const RANGES: readonly IntegerRange[] = ['int64', 'safe', 'unbounded'];
@@ -30,12 +30,12 @@ const RANGES: readonly IntegerRange[] = ['int64', 'safe', 'unbounded'];
  * changes // [{ path: '/line', from: '5.0', to: '5', rule: 'integer-literal' }]
  */
 export function coerceArgs(args: unknown, schema: unknown, options?: CoerceOptions): CoerceResult {
-  const session = new Session(rangeOf(options?.integerRange), resolveRules(options?.lenient));
+  const coercion = new Coercion(rangeOf(options?.integerRange), resolveRules(options?.lenient));
   try {
     const plan = planFor(schema);
-    if (!hasWork(plan, session.work)) return { value: args, changes: NOTHING, refusals: NOTHING };
-    const value = walk(args, plan, session);
-    return { value, changes: session.changes, refusals: session.refusals };
+    if (!hasWork(plan, coercion.work)) return { value: args, changes: NOTHING, refusals: NOTHING };
+    const value = walk(args, plan, coercion);
+    return { value, changes: coercion.changes, refusals: coercion.refusals };
   } catch (error) {
     return { value: args, changes: NOTHING, refusals: [unreadable(args, error)] };
   }

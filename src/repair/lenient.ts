@@ -7,8 +7,8 @@ import { TYPE_BITS } from '../schema/keywords.js';
 import { LosslessNumber, isLosslessNumber, parseArgs, stringifyArgs } from '../json/lossless.js';
 import { fitsFloat64, isJsonNumberLiteral, toIntegerLiteral, type NotInteger } from '../json/numbers.js';
 import type { PlanNode } from '../schema/plan.js';
-import type { ChangeRule, LenientRules } from './types.js';
-import type { Session } from './walk.js';
+import type { IntegerRange } from '../json/numbers.js';
+import type { Change, ChangeRule, CoerceResult, LenientRules, RefusalReason } from './types.js';
 
 /** Lenient rules with every switch decided. */
 export type Rules = Required<LenientRules>;
@@ -27,10 +27,26 @@ export function resolveRules(lenient: boolean | LenientRules | undefined): Rules
   };
 }
 
+/**
+ * What lenient rules need from the walk that calls them, handed in, so that they import nothing
+ * from it: the range, the report at the current path, and a nest function.
+ */
+export interface LenientContext {
+  readonly range: IntegerRange;
+  /** Records a change at the current path. */
+  change(from: unknown, to: unknown, rule: ChangeRule): void;
+  /** Records a refusal at the current path. */
+  refuse(value: unknown, node: PlanNode, reason: RefusalReason): void;
+  /** Coerces `value` against `node` on its own, at the current path, reporting nothing here yet. */
+  nest(value: unknown, node: PlanNode): CoerceResult;
+  /** Adds the changes of a nested coercion whose conversion was taken. */
+  adopt(changes: readonly Change[]): void;
+}
+
 interface Candidate {
   readonly value: unknown;
   readonly rule: ChangeRule;
-  readonly inner?: Session;
+  readonly inner?: CoerceResult;
 }
 
 const CONTAINERS = TYPE_BITS.array | TYPE_BITS.object;
@@ -40,8 +56,7 @@ const CONTAINERS = TYPE_BITS.array | TYPE_BITS.object;
  *
  * @returns The converted value, or the value itself when refused (the refusal is recorded).
  */
-export function convertLeniently(value: unknown, node: PlanNode, session: Session): unknown {
-  const rules = session.rules!;
+export function convertLeniently(value: unknown, node: PlanNode, rules: Rules, context: LenientContext): unknown {
   const mask = node.accept;
   const candidates: Candidate[] = [];
   let failure: NotInteger | undefined;
@@ -52,13 +67,13 @@ export function convertLeniently(value: unknown, node: PlanNode, session: Sessio
     // Where fractions are accepted the literal keeps its digits; where only whole numbers are, it
     // must be one, written as an integer.
     if (numeric && (mask & TYPE_BITS.number) === 0 && (mask & TYPE_BITS.integer) !== 0) {
-      const literal = toIntegerLiteral(trimmed, session.range);
+      const literal = toIntegerLiteral(trimmed, context.range);
       if (literal === 'not-whole' || literal === 'out-of-range') failure = literal;
       else candidates.push({ value: new LosslessNumber(literal), rule: 'string-to-integer' });
     }
     if (numeric && (mask & TYPE_BITS.number) !== 0) {
       if (fitsFloat64(trimmed)) {
-        const literal = node.integer ? toIntegerLiteral(trimmed, session.range) : trimmed;
+        const literal = node.integer ? toIntegerLiteral(trimmed, context.range) : trimmed;
         const text = literal === 'not-whole' || literal === 'out-of-range' ? trimmed : literal;
         candidates.push({ value: new LosslessNumber(text), rule: 'string-to-number' });
       } else {
@@ -73,10 +88,10 @@ export function convertLeniently(value: unknown, node: PlanNode, session: Sessio
       candidates.push({ value: null, rule: 'string-to-null' });
     }
     const parsed = rules.jsonText && (mask & CONTAINERS) !== 0 && (mask & ~(CONTAINERS | TYPE_BITS.null)) === 0
-      ? settledJsonText(trimmed, node, session)
+      ? parsedJsonText(trimmed, node, context)
       : undefined;
     if (parsed !== undefined) candidates.push(parsed);
-    else wrapInArray(value, node, session, candidates);
+    else wrapInArray(value, node, rules, context, candidates);
   } else if (typeof value === 'number' || isLosslessNumber(value)) {
     const literal = typeof value === 'number' ? String(value) : value.value;
     if (rules.numbersToStrings && (mask & TYPE_BITS.string) !== 0 && isJsonNumberLiteral(literal)) {
@@ -86,41 +101,41 @@ export function convertLeniently(value: unknown, node: PlanNode, session: Sessio
       const bit = toIntegerLiteral(literal, 'safe');
       if (bit === '1' || bit === '0') candidates.push({ value: bit === '1', rule: 'number-to-boolean' });
     }
-    const whole = (mask & TYPE_BITS.integer) !== 0 ? toIntegerLiteral(literal, session.range) : undefined;
+    const whole = (mask & TYPE_BITS.integer) !== 0 ? toIntegerLiteral(literal, context.range) : undefined;
     if (whole === 'not-whole' || whole === 'out-of-range') failure = whole;
-    wrapInArray(value, node, session, candidates);
+    wrapInArray(value, node, rules, context, candidates);
   } else if (typeof value === 'boolean') {
-    wrapInArray(value, node, session, candidates);
+    wrapInArray(value, node, rules, context, candidates);
   }
 
-  return settle(value, node, session, candidates, failure);
+  return choose(value, node, context, candidates, failure);
 }
 
 /** Takes the single conversion there is, or refuses when there is none or they disagree. */
-function settle(
+function choose(
   value: unknown,
   node: PlanNode,
-  session: Session,
+  context: LenientContext,
   candidates: readonly Candidate[],
   failure: NotInteger | undefined,
 ): unknown {
   const [first] = candidates;
   if (first === undefined) {
-    session.refuse(value, node, failure ?? 'unconvertible');
+    context.refuse(value, node, failure ?? 'unconvertible');
     return value;
   }
   const text = stringifyArgs(first.value);
   if (candidates.some((candidate) => stringifyArgs(candidate.value) !== text)) {
-    session.refuse(value, node, 'ambiguous');
+    context.refuse(value, node, 'ambiguous');
     return value;
   }
-  session.change(value, first.value, first.rule);
-  if (first.inner !== undefined) session.changes.push(...first.inner.changes);
+  context.change(value, first.value, first.rule);
+  if (first.inner !== undefined) context.adopt(first.inner.changes);
   return first.value;
 }
 
-/** A string of JSON array or object text, parsed losslessly and coerced, if it settles fully. */
-function settledJsonText(text: string, node: PlanNode, session: Session): Candidate | undefined {
+/** A string of JSON array or object text, parsed losslessly and coerced, when nothing inside it is refused. */
+function parsedJsonText(text: string, node: PlanNode, context: LenientContext): Candidate | undefined {
   if (text[0] !== '[' && text[0] !== '{') return undefined;
   let parsed: unknown;
   try {
@@ -130,13 +145,13 @@ function settledJsonText(text: string, node: PlanNode, session: Session): Candid
   }
   const kind = Array.isArray(parsed) ? TYPE_BITS.array : TYPE_BITS.object;
   if ((node.accept & kind) === 0) return undefined;
-  const inner = session.nest(parsed, node);
+  const inner = context.nest(parsed, node);
   return inner.refusals.length === 0 ? { value: inner.value, rule: 'json-text', inner } : undefined;
 }
 
-/** A scalar where an array is accepted becomes `[scalar]`, if its element then settles. */
-function wrapInArray(value: unknown, node: PlanNode, session: Session, candidates: Candidate[]): void {
-  if (!session.rules!.arrays || (node.accept & TYPE_BITS.array) === 0) return;
-  const inner = session.nest([value], node);
+/** A scalar where an array is accepted becomes `[scalar]`, when its element is then not refused. */
+function wrapInArray(value: unknown, node: PlanNode, rules: Rules, context: LenientContext, candidates: Candidate[]): void {
+  if (!rules.arrays || (node.accept & TYPE_BITS.array) === 0) return;
+  const inner = context.nest([value], node);
   if (inner.refusals.length === 0) candidates.push({ value: inner.value, rule: 'wrap-in-array', inner });
 }

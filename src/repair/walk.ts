@@ -5,18 +5,21 @@
  */
 import { walkValues, type Container, type PathToken, type ValueVisitor } from '../json/walk-values.js';
 import { accepts, TYPE_BITS, typeNames } from '../schema/keywords.js';
-import { convertLeniently, type Rules } from './lenient.js';
+import { convertLeniently, type LenientContext, type Rules } from './lenient.js';
 import { LosslessNumber, isLosslessNumber, stringifyArgs } from '../json/lossless.js';
 import { restoreInteger, type IntegerRange } from '../json/numbers.js';
 import { hasWork, WORK_INTEGER, WORK_LENIENT, type PlanNode } from '../schema/plan.js';
 import { toPointer } from '../json/pointer.js';
-import type { Change, ChangeRule, Refusal, RefusalReason } from './types.js';
+import type { Change, ChangeRule, CoerceResult, Refusal, RefusalReason } from './types.js';
 
 /** Depth from which the walk starts watching for cyclic arguments. */
 const CYCLE_WATCH_DEPTH = 256;
 
-/** The state of one coercion: options, the report, and the path of the value being decided. */
-export class Session implements ValueVisitor<PlanNode> {
+/**
+ * One coercion: its options, its report, and the path of the value being decided. It is the
+ * visitor of the one walk, and hands lenient rules the context they need (`LenientContext`).
+ */
+export class Coercion implements ValueVisitor<PlanNode>, LenientContext {
   readonly range: IntegerRange;
   readonly rules: Rules | null;
   readonly work: number;
@@ -46,13 +49,17 @@ export class Session implements ValueVisitor<PlanNode> {
   }
 
   /**
-   * Walks `value` against `node` in a session of its own that starts at the current path, for
-   * conversions that must see whether their inner values settle before they are taken.
+   * Walks `value` against `node` in a coercion of its own that starts at the current path, for
+   * conversions that must see whether their inner values are refused before they are taken.
    */
-  nest(value: unknown, node: PlanNode): Session & { value: unknown } {
-    const inner = new Session(this.range, this.rules, [...this.path]) as Session & { value: unknown };
-    inner.value = walk(value, node, inner);
-    return inner;
+  nest(value: unknown, node: PlanNode): CoerceResult {
+    const inner = new Coercion(this.range, this.rules, [...this.path]);
+    return { value: walk(value, node, inner), changes: inner.changes, refusals: inner.refusals };
+  }
+
+  /** Adds the changes of a nested coercion whose conversion was taken. */
+  adopt(changes: readonly Change[]): void {
+    this.changes.push(...changes);
   }
 
   /** The node of a child, when it is at or above a position this coercion has work for. */
@@ -92,38 +99,38 @@ const REASONS: Record<RefusalReason, string> = {
 };
 
 /**
- * Coerces `value` against `node`, recording changes and refusals in `session`.
+ * Coerces `value` against `node`, recording changes and refusals in `coercion`.
  *
  * @returns The coerced value: the same reference when nothing changed.
  */
-export function walk(value: unknown, node: PlanNode | null, session: Session): unknown {
-  if (!hasWork(node, session.work)) return value;
-  return walkValues(value, node, session, session.path, CYCLE_WATCH_DEPTH);
+export function walk(value: unknown, node: PlanNode | null, coercion: Coercion): unknown {
+  if (!hasWork(node, coercion.work)) return value;
+  return walkValues(value, node, coercion, coercion.path, CYCLE_WATCH_DEPTH);
 }
 
 /** Decides one non-container value: integer restoration first, then lenient conversion. */
-function decide(value: unknown, node: PlanNode, session: Session): unknown {
+function decide(value: unknown, node: PlanNode, coercion: Coercion): unknown {
   if (isLosslessNumber(value) && node.integer) {
-    const literal = restoreInteger(value.value, session.range);
+    const literal = restoreInteger(value.value, coercion.range);
     if (literal === value.value) return value;
     if (literal !== 'not-whole' && literal !== 'out-of-range') {
       const restored = new LosslessNumber(literal);
-      session.change(value, restored, 'integer-literal');
+      coercion.change(value, restored, 'integer-literal');
       return restored;
     }
     if ((node.accept & TYPE_BITS.number) !== 0) return value;
-    if (literal === 'out-of-range' || session.rules === null) {
-      session.refuse(value, node, literal);
+    if (literal === 'out-of-range' || coercion.rules === null) {
+      coercion.refuse(value, node, literal);
       return value;
     }
-  } else if (session.rules === null) {
+  } else if (coercion.rules === null) {
     if (node.integer && typeof value === 'number' && !accepts(node.accept, value)) {
-      session.refuse(value, node, Number.isFinite(value) ? 'not-whole' : 'out-of-range');
+      coercion.refuse(value, node, Number.isFinite(value) ? 'not-whole' : 'out-of-range');
     }
     return value;
   }
   if (accepts(node.accept, value)) return value;
-  return convertLeniently(value, node, session);
+  return convertLeniently(value, node, coercion.rules, coercion);
 }
 
 function textOf(value: unknown): string {
