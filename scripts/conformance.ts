@@ -2,9 +2,11 @@
  * `npm run conformance -- <suite-dir>`: runs every schema and instance of the official JSON
  * Schema Test Suite (draft2020-12 and draft7, optional tests included) through schema-coerce.
  *
- * For each instance: nothing throws; integer mode keeps the instance equal in value (only the
- * spelling of numbers may change) and keeps its validity under Ajv (valid stays valid, invalid
- * stays invalid); lenient mode changes a valid instance no more than integer mode does.
+ * Each draft7 schema is given its `$schema`, as a real draft-07 tool schema carries it, so the
+ * library reads it in that dialect. For each instance: nothing throws; integer mode keeps the
+ * instance equal in value (only the spelling of numbers may change) and keeps its validity under
+ * Ajv (valid stays valid, invalid stays invalid); lenient mode changes a valid instance no more
+ * than integer mode does, valid as the suite's own `valid` flag says and as Ajv judges.
  * Prints the counts and exits 1 on any failure. Suite files are read losslessly, so a `1.0` in
  * the suite reaches the library as `1.0`.
  */
@@ -17,7 +19,7 @@ import { coerceArgs, coerceArgsJson, isLosslessNumber, parseArgs, stringifyArgs,
 interface Group {
   readonly description: string;
   readonly schema: unknown;
-  readonly tests: readonly { readonly description: string; readonly data: unknown }[];
+  readonly tests: readonly { readonly description: string; readonly data: unknown; readonly valid: boolean }[];
 }
 
 interface Counts {
@@ -25,6 +27,7 @@ interface Counts {
   instances: number;
   judged: number;
   valid: number;
+  validBySuite: number;
   changedInIntegerMode: number;
   changedInLenientMode: number;
   notCompiled: number;
@@ -33,9 +36,15 @@ interface Counts {
 }
 
 const DRAFTS = [
-  { name: 'draft2020-12', ajv: () => new Ajv2020({ strict: false, logger: false, validateFormats: false }) },
-  { name: 'draft7', ajv: () => new Ajv({ strict: false, logger: false, validateFormats: false }) },
+  { name: 'draft2020-12', dialect: undefined, ajv: () => new Ajv2020({ strict: false, logger: false, validateFormats: false }) },
+  { name: 'draft7', dialect: 'http://json-schema.org/draft-07/schema#', ajv: () => new Ajv({ strict: false, logger: false, validateFormats: false }) },
 ] as const;
+
+/** The schema with `$schema` naming its draft, unless it names one already (boolean schemas stay as they are). */
+function inDialect(schema: unknown, dialect: string | undefined): unknown {
+  if (dialect === undefined || typeof schema !== 'object' || schema === null || Array.isArray(schema) || '$schema' in schema) return schema;
+  return { $schema: dialect, ...schema };
+}
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).sort().flatMap((name) => {
@@ -69,14 +78,14 @@ function sameValues(before: unknown, after: unknown): boolean {
 }
 
 function runDraft(suite: string, draft: (typeof DRAFTS)[number]): Counts {
-  const counts: Counts = { groups: 0, instances: 0, judged: 0, valid: 0, changedInIntegerMode: 0, changedInLenientMode: 0, notCompiled: 0, ajvThrew: 0, failures: [] };
+  const counts: Counts = { groups: 0, instances: 0, judged: 0, valid: 0, validBySuite: 0, changedInIntegerMode: 0, changedInLenientMode: 0, notCompiled: 0, ajvThrew: 0, failures: [] };
   const ajv = draft.ajv();
   remotesInto(ajv, join(suite, 'remotes'));
   for (const file of filesUnder(join(suite, 'tests', draft.name))) {
     const groups = parseArgs(readFileSync(file, 'utf8')) as Group[];
     for (const group of groups) {
       counts.groups++;
-      const schema = toPlainNumbers(group.schema);
+      const schema = inDialect(toPlainNumbers(group.schema), draft.dialect);
       let validate: ((data: unknown) => boolean) | undefined;
       try {
         validate = ajv.compile(schema as object);
@@ -98,7 +107,12 @@ function runDraft(suite: string, draft: (typeof DRAFTS)[number]): Counts {
           continue;
         }
         if (integer.value !== test.data) counts.changedInIntegerMode++;
-        if (stringifyArgs(lenient.value) !== stringifyArgs(integer.value)) counts.changedInLenientMode++;
+        const lenientWentFurther = stringifyArgs(lenient.value) !== stringifyArgs(integer.value);
+        if (lenientWentFurther) counts.changedInLenientMode++;
+        if (test.valid) counts.validBySuite++;
+        if (test.valid && lenientWentFurther) {
+          counts.failures.push(`${where}: lenient mode changed an instance the suite calls valid (${text} → ${stringifyArgs(lenient.value)})`);
+        }
         if (!sameValues(test.data, integer.value)) counts.failures.push(`${where}: integer mode changed a value`);
         if (validate === undefined) continue;
         let validBefore: boolean;
@@ -134,7 +148,7 @@ function main(): number {
     const counts = runDraft(suite, draft);
     failed += counts.failures.length;
     process.stdout.write(
-      `${draft.name}: ${counts.groups} schemas, ${counts.instances} instances; ${counts.judged} judged by Ajv (${counts.valid} valid), ` +
+      `${draft.name}: ${counts.groups} schemas, ${counts.instances} instances (${counts.validBySuite} valid by the suite); ${counts.judged} judged by Ajv (${counts.valid} valid), ` +
         `${counts.notCompiled} schemas Ajv could not compile, ${counts.ajvThrew} instances Ajv threw on; integer mode changed ${counts.changedInIntegerMode}, ` +
         `lenient mode went further on ${counts.changedInLenientMode} (all invalid ones); failures: ${counts.failures.length}\n`,
     );

@@ -5,7 +5,7 @@
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { isSchemaObject } from '../schema/document.js';
+import { isLegacyDialect, isSchemaObject } from '../schema/document.js';
 import { toPlainNumbers } from '../json/lossless.js';
 import { describeProblems, type ValidationIssue } from './message.js';
 import { findUndeclaredKeys, type UndeclaredKey } from './undeclared.js';
@@ -170,8 +170,7 @@ function compile(schema: unknown): Compiled {
 }
 
 function compileWithRetry(schema: Record<string, unknown>): Compiled {
-  const declared = schema['$schema'];
-  const dialect = typeof declared === 'string' && /draft-0[4-7]/.test(declared) ? 'draft-07' : '2020';
+  const dialect = isLegacyDialect(schema['$schema']) ? 'draft-07' : '2020';
   try {
     return compileWith(schema, dialect);
   } catch (first) {

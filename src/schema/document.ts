@@ -2,6 +2,10 @@
  * A schema document: every subschema object in it, the base URI each one is read against, and
  * the `$id` resources and anchors that local `$ref`s resolve to. Built once per root schema by
  * an iterative walk that terminates on cyclic JS objects.
+ *
+ * Dialects: when the root's `$schema` names draft-04, -06 or -07, a schema holding `$ref` is
+ * read as that draft reads it, as the reference alone: its sibling keywords are ignored, `$id`
+ * included (it does not change the base URI). 2020-12, the default, applies the siblings too.
  */
 import { ownValue } from '../json/objects.js';
 import { ARRAY_SUBSCHEMAS, MAP_SUBSCHEMAS, SINGLE_SUBSCHEMA } from './keywords.js';
@@ -12,16 +16,50 @@ export type SchemaObject = Record<string, unknown>;
 
 const DEFAULT_BASE = 'https://schema-coerce.invalid/root';
 
+const LEGACY_DIALECT = /draft-0[4-7]/;
+
+/**
+ * True when a `$schema` value names draft-04, -06 or -07, whose `$ref` overrides its siblings.
+ *
+ * @param dialect - The value of a root schema's `$schema` keyword.
+ */
+export function isLegacyDialect(dialect: unknown): boolean {
+  return typeof dialect === 'string' && LEGACY_DIALECT.test(dialect);
+}
+
 /** The index of one root schema. */
 export class SchemaDocument {
   /** Every subschema object reached from the root, root first. */
   readonly schemas: SchemaObject[] = [];
+  /** The root names a draft whose `$ref` overrides its siblings. */
+  private readonly refAlone: boolean;
   private readonly bases = new Map<SchemaObject, string>();
   private readonly resources = new Map<string, SchemaObject>();
   private readonly anchors = new Map<string, SchemaObject>();
+  private readonly refViews = new Map<SchemaObject, SchemaObject>();
 
   constructor(root: SchemaObject) {
-    this.add(root, DEFAULT_BASE);
+    this.refAlone = isLegacyDialect(ownValue(root, '$schema'));
+    this.add(root);
+  }
+
+  /**
+   * The schema as the dialect reads it: itself, or under draft-04/-06/-07, for a schema holding
+   * `$ref`, a stand-in holding only that `$ref` (the same stand-in every time), read against the
+   * schema's own base URI.
+   */
+  view(schema: SchemaObject): SchemaObject {
+    if (!this.refAlone) return schema;
+    const ref = ownValue(schema, '$ref');
+    if (typeof ref !== 'string') return schema;
+    let alone = this.refViews.get(schema);
+    if (alone === undefined) {
+      alone = { $ref: ref };
+      this.refViews.set(schema, alone);
+      this.refViews.set(alone, alone);
+      this.bases.set(alone, this.bases.get(schema) ?? DEFAULT_BASE);
+    }
+    return alone;
   }
 
   /** True when `schema` is part of this document. */
@@ -33,7 +71,7 @@ export class SchemaDocument {
    * Walks `schema` and its subschemas into the index, reading them against `base`. Objects
    * already indexed are skipped, so shared and cyclic objects are visited once.
    */
-  add(schema: SchemaObject, base: string): void {
+  add(schema: SchemaObject, base: string = DEFAULT_BASE): void {
     const stack: [SchemaObject, string][] = [[schema, base]];
     while (stack.length > 0) {
       const [current, outerBase] = stack.pop()!;
@@ -65,6 +103,10 @@ export class SchemaDocument {
   private register(schema: SchemaObject, outerBase: string): string {
     let base = outerBase;
     if (this.schemas.length === 0) this.resources.set(base, schema);
+    if (this.refAlone && typeof ownValue(schema, '$ref') === 'string') {
+      this.bases.set(schema, base);
+      return base;
+    }
     const id = ownValue(schema, '$id');
     if (typeof id === 'string') {
       const url = parseUrl(id, outerBase);

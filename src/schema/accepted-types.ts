@@ -1,0 +1,95 @@
+/**
+ * Accepted types: which JSON types a schema lets through, as a mask of `TYPE_BITS`, at the value
+ * itself, at one of its properties, or at one of its items. Lenient mode converts a value only
+ * into a type some applicable schema accepts, so this analysis errs towards "anything": a cycle
+ * or nesting past `MAX_ACCEPT_DEPTH` answers `ALL_TYPES`, which only makes lenient mode more
+ * careful.
+ */
+import { hasOwn, ownValue } from '../json/objects.js';
+import { isSchemaObject, type SchemaDocument, type SchemaObject } from './document.js';
+import { itemSchema, type Applicators } from './applicators.js';
+import { ALL_TYPES, TYPE_BITS, typeBitsOf, typeMaskOf } from './keywords.js';
+
+/** Recursion bound for the analysis of nested combinators. */
+const MAX_ACCEPT_DEPTH = 64;
+
+/** The accepted-types analysis of one schema document, memoised per schema and slot. */
+export class AcceptedTypes {
+  private readonly doc: SchemaDocument;
+  private readonly applicators: Applicators;
+  private readonly bySchema = new Map<SchemaObject, Map<string, number>>();
+
+  constructor(doc: SchemaDocument, applicators: Applicators) {
+    this.doc = doc;
+    this.applicators = applicators;
+  }
+
+  /** The types a schema lets through: `type`, narrowed by `enum`/`const`, combinators and refs. */
+  of(schema: unknown, depth = 0): number {
+    if (schema === false) return 0;
+    if (!isSchemaObject(schema)) return ALL_TYPES;
+    return this.slotAccept(this.doc.view(schema), '', depth, undefined, ownTypes, (sub, d) => this.of(sub, d));
+  }
+
+  /**
+   * The types the value at property `key` may have, as far as `schema` says: its own property,
+   * pattern or additional schema, narrowed by every `allOf` branch and ref, and by the union over
+   * `anyOf`/`oneOf` branches (a branch that does not mention the key allows anything; a branch
+   * that cannot be an object allows nothing, since it cannot be the one that matches).
+   */
+  atProperty(schema: SchemaObject, key: string, depth = 0): number {
+    const own = (s: SchemaObject) => this.applicators.propertySchemas(s, key).reduce((mask: number, sub) => mask & this.of(sub), ALL_TYPES);
+    return this.slotAccept(schema, 'k' + key, depth, TYPE_BITS.object, own, (sub, d) => this.atProperty(sub, key, d));
+  }
+
+  /** The types the array element at `index` may have, as far as `schema` says (see `atProperty`). */
+  atItem(schema: SchemaObject, index: number, depth = 0): number {
+    const slot = 'i' + Math.min(index, this.applicators.tupleLength([schema]));
+    return this.slotAccept(schema, slot, depth, TYPE_BITS.array, (s) => this.of(itemSchema(s, index)), (sub, d) => this.atItem(sub, index, d));
+  }
+
+  /**
+   * What `schema` lets through at one slot (`''` the value itself, `k…` a property, `i…` an
+   * item): `own`, narrowed by every `allOf` branch and ref, and by the union over `anyOf`/`oneOf`
+   * branches. For a property or an item, a schema whose value cannot be a `container` lets
+   * nothing through. Memoised per schema and slot.
+   */
+  private slotAccept(
+    schema: SchemaObject,
+    slot: string,
+    depth: number,
+    container: number | undefined,
+    own: (schema: SchemaObject) => number,
+    recurse: (schema: SchemaObject, depth: number) => number,
+  ): number {
+    if (depth > MAX_ACCEPT_DEPTH) return ALL_TYPES;
+    let bySlot = this.bySchema.get(schema);
+    if (bySlot === undefined) this.bySchema.set(schema, (bySlot = new Map()));
+    const known = bySlot.get(slot);
+    if (known !== undefined) return known;
+    bySlot.set(slot, ALL_TYPES);
+    const branch = (sub: unknown, d: number) => (isSchemaObject(sub) ? recurse(this.doc.view(sub), d) : sub === false ? 0 : ALL_TYPES);
+    let mask = container !== undefined && (this.of(schema) & container) === 0 ? 0 : own(schema);
+    const allOf = ownValue(schema, 'allOf');
+    if (Array.isArray(allOf)) for (const sub of allOf) mask &= branch(sub, depth + 1);
+    for (const keyword of ['anyOf', 'oneOf']) {
+      const branches = ownValue(schema, keyword);
+      if (!Array.isArray(branches) || branches.length === 0) continue;
+      let union = 0;
+      for (const sub of branches) union |= branch(sub, depth + 1);
+      mask &= union;
+    }
+    for (const target of this.applicators.refTargets(schema)) mask &= recurse(target, depth + 1);
+    bySlot.set(slot, mask);
+    return mask;
+  }
+}
+
+/** The types a schema's own `type`, `enum` and `const` let through. */
+function ownTypes(schema: SchemaObject): number {
+  let mask = typeMaskOf(ownValue(schema, 'type')) || ALL_TYPES;
+  if (hasOwn(schema, 'const')) mask &= typeBitsOf(schema['const']);
+  const enumValues = ownValue(schema, 'enum');
+  if (Array.isArray(enumValues)) mask &= enumValues.reduce((m: number, v) => m | typeBitsOf(v), 0);
+  return mask;
+}
