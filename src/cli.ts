@@ -6,7 +6,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = status;
   },
   (error: unknown) => {
-    const message = error instanceof UsageError ? error.message : `unexpected error: ${String(error)}`;
+    const message = error instanceof UsageError ? error.detail : `unexpected error: ${String(error)}`;
     process.stderr.write(`schema-coerce: ${message.replace(/\s+/g, ' ')}\n`);
     process.exitCode = error instanceof UsageError ? 2 : 1;
   },

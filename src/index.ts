@@ -3,9 +3,9 @@
  * @packageDocumentation
  */
 export { coerceArgs, coerceArgsJson, coerceIntegerArgs, formatToolCall } from './repair/coerce.js';
-export { ArgsParseError } from './json/errors.js';
+export { ArgsCycleError, ArgsParseError, MissingPeerError, SchemaCoerceError } from './json/errors.js';
 export { LosslessNumber, isLosslessNumber, parseArgs, stringifyArgs, toPlainNumbers } from './json/lossless.js';
-export { prepareToolCall } from './report/pipeline.js';
+export { InvalidArgsError, prepareToolCall } from './report/pipeline.js';
 export { findUndeclaredKeys } from './report/undeclared.js';
 export type { TextLocation } from './json/errors.js';
 export type { ValidationIssue } from './report/message.js';

@@ -3,5 +3,5 @@
  * exact parameter names instead of guessing them.
  * @packageDocumentation
  */
-export { DEFAULT_MAX_CHARS, normalizeSchemaForModel, renderSchemaForModel } from './report/render.js';
+export { normalizeSchemaForModel, renderSchemaForModel } from './report/render.js';
 export type { RenderOptions } from './report/render.js';

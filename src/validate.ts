@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 export { validateArgs } from './report/validate.js';
-export { findUndeclaredKeys, normalizeName, renameUnambiguousKeys } from './report/undeclared.js';
+export { findUndeclaredKeys, renameUnambiguousKeys } from './report/undeclared.js';
 export type { JsonSchemaValidatorProvider, ValidateOptions, ValidationResult, ValidatorKind } from './report/validate.js';
 export type { UndeclaredKey } from './report/undeclared.js';
 export type { ValidationIssue } from './report/message.js';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ArgsParseError, LosslessNumber, isLosslessNumber, parseArgs, stringifyArgs } from '../src/index.js';
+import { ArgsCycleError, ArgsParseError, LosslessNumber, SchemaCoerceError, isLosslessNumber, parseArgs, stringifyArgs } from '../src/index.js';
 
 describe('parseArgs / stringifyArgs', () => {
   test.each(['5', '5.0', '1e3', '-0.0', '1234567890123456789012345', '0.1000000000000000055511151231257827'])(
@@ -44,7 +44,7 @@ describe('ArgsParseError', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(ArgsParseError);
-    expect(error).toBeInstanceOf(SyntaxError);
+    expect(error).toBeInstanceOf(SchemaCoerceError);
     const parseError = error as ArgsParseError;
     expect(parseError.message).toMatch(/^\[schema-coerce\] invalid JSON/);
     if (position !== undefined) expect(parseError).toMatchObject({ line, column, position });
@@ -86,10 +86,10 @@ describe('reading and writing without a call stack', () => {
     for (const sample of samples) expect(stringifyArgs(sample)).toBe(JSON.stringify(sample));
   });
 
-  test('a cyclic value is refused with a TypeError', () => {
+  test('a cyclic value is refused with an ArgsCycleError', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic['self'] = [cyclic];
-    expect(() => stringifyArgs(cyclic)).toThrow(TypeError);
+    expect(() => stringifyArgs(cyclic)).toThrow(ArgsCycleError);
     const shared = { n: 1 };
     expect(stringifyArgs([shared, shared])).toBe('[{"n":1},{"n":1}]');
   });

@@ -7,8 +7,12 @@ import * as validate from '../src/validate.js';
 
 test('the package root exports exactly these names', () => {
   expect(Object.keys(root).sort()).toEqual([
+    'ArgsCycleError',
     'ArgsParseError',
+    'InvalidArgsError',
     'LosslessNumber',
+    'MissingPeerError',
+    'SchemaCoerceError',
     'coerceArgs',
     'coerceArgsJson',
     'coerceIntegerArgs',
@@ -23,11 +27,11 @@ test('the package root exports exactly these names', () => {
 });
 
 test('schema-coerce/validate exports exactly these names', () => {
-  expect(Object.keys(validate).sort()).toEqual(['findUndeclaredKeys', 'normalizeName', 'renameUnambiguousKeys', 'validateArgs']);
+  expect(Object.keys(validate).sort()).toEqual(['findUndeclaredKeys', 'renameUnambiguousKeys', 'validateArgs']);
 });
 
 test('schema-coerce/render exports exactly these names', () => {
-  expect(Object.keys(render).sort()).toEqual(['DEFAULT_MAX_CHARS', 'normalizeSchemaForModel', 'renderSchemaForModel']);
+  expect(Object.keys(render).sort()).toEqual(['normalizeSchemaForModel', 'renderSchemaForModel']);
 });
 
 test('schema-coerce/mcp exports exactly these names', () => {

@@ -6,11 +6,8 @@
  * the SDK, so nothing fails and no repair is asked for: `coercedJsonSchema` coerces those inputs.
  */
 import { jsonSchema, type Schema, type ToolCallRepairFunction, type ToolSet } from 'ai';
-import { coerceArgs, coerceArgsJson } from '../repair/coerce.js';
-import { toPlainNumbers } from '../json/lossless.js';
+import { coerceArgsJson, InvalidArgsError, prepareToolCall, toPlainNumbers, type ArgsValidator, type CoerceOptions } from '../index.js';
 import { loadValidateArgs } from './load-validator.js';
-import type { ArgsValidator } from '../report/pipeline.js';
-import type { CoerceOptions } from '../repair/types.js';
 
 /** Options of `createToolCallRepair`: coercion options (lenient is on unless set to false). */
 export interface ToolCallRepairOptions extends CoerceOptions {
@@ -75,7 +72,8 @@ export interface CoercedJsonSchemaOptions extends CoerceOptions {
  * `jsonSchema(schema)` for the AI SDK, with a `validate` step that coerces the tool's input
  * against the schema (lenient unless set otherwise), so a tool built from an MCP server's
  * `inputSchema` receives `5` where the model sent `"5"`. With `validate: true`, input that still
- * does not match is reported to the SDK as an error carrying the model-facing message.
+ * does not match is reported to the SDK as an `InvalidArgsError` carrying the model-facing message.
+ * Runs `prepareToolCall`, the same pipeline as every other adapter.
  *
  * @param schema - The tool's input JSON Schema.
  * @param options - Coercion options and `validate`.
@@ -87,13 +85,15 @@ export function coercedJsonSchema<T = unknown>(schema: Record<string, unknown>, 
   const { validate, ...coerceOptions } = options;
   return jsonSchema<T>(schema, {
     validate: async (input) => {
-      const value = toPlainNumbers(coerceArgs(input, schema, { ...coerceOptions, lenient: coerceOptions.lenient ?? true }).value);
       const validator = validate === true ? await loadValidateArgs() : validate === false ? undefined : validate;
-      if (validator !== undefined) {
-        const verdict = validator(value, schema, {});
-        if (!verdict.ok) return { success: false, error: new Error(verdict.message ?? 'Invalid parameters.') };
-      }
-      return { success: true, value: value as T };
+      const call = prepareToolCall(input, schema, {
+        ...coerceOptions,
+        lenient: coerceOptions.lenient ?? true,
+        // Validators here have always been handed plain numbers, and reject undeclared keys by default.
+        ...(validator === undefined ? {} : { validate: (args, s, o) => validator(toPlainNumbers(args), s, o), rejectUndeclared: true }),
+      });
+      if (!call.ok) return { success: false, error: new InvalidArgsError(call) };
+      return { success: true, value: toPlainNumbers(call.args) as T };
     },
   });
 }

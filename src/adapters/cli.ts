@@ -5,13 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs as parseCommandLine } from 'node:util';
-import { coerceArgs } from '../repair/coerce.js';
-import { ArgsParseError } from '../json/errors.js';
-import { parseArgs, stringifyArgs } from '../json/lossless.js';
+import {
+  ArgsParseError, coerceArgs, MissingPeerError, parseArgs, SchemaCoerceError, stringifyArgs, type ArgsValidator, type CoerceOptions, type IntegerRange,
+} from '../index.js';
 import { runProxy } from './proxy.js';
 import { loadValidateArgs } from './load-validator.js';
-import type { ArgsValidator } from '../report/pipeline.js';
-import type { CoerceOptions, IntegerRange } from '../repair/types.js';
 
 const HELP = `Usage: schema-coerce --schema <file | inline JSON> [options] [args JSON | -]
        schema-coerce proxy [proxy options] -- <server command> [args…]
@@ -41,8 +39,13 @@ Example:
   schema-coerce --schema '{"properties":{"line":{"type":"integer"}}}' '{"line":5.0}'
 `;
 
-/** A wrong invocation: the CLI prints its message and exits 2. */
-export class UsageError extends Error {}
+/** A wrong invocation or unreadable input: the CLI prints its `detail` and exits 2. */
+export class UsageError extends SchemaCoerceError {
+  constructor(detail: string) {
+    super(detail);
+    this.name = 'UsageError';
+  }
+}
 
 /** Runs the CLI with `argv` (without `node` and the script) and resolves to the exit status. */
 export async function main(argv: string[]): Promise<number> {
@@ -107,7 +110,8 @@ async function proxy(argv: string[]): Promise<number> {
     try {
       validator = await loadValidateArgs();
     } catch (error) {
-      throw new UsageError(`proxy: --validate ${error instanceof Error ? error.message.replace('[schema-coerce] validation ', '') : String(error)}`);
+      if (error instanceof MissingPeerError) throw new UsageError(`proxy: --validate ${error.need}`);
+      throw error;
     }
   }
   return runProxy(command, {
@@ -165,7 +169,7 @@ function parseLabelled(text: string, label: string): unknown {
   try {
     return parseArgs(text);
   } catch (error) {
-    if (error instanceof ArgsParseError) throw new UsageError(`${label}: ${error.message.replace('[schema-coerce] ', '')}`);
+    if (error instanceof ArgsParseError) throw new UsageError(`${label}: ${error.detail}`);
     throw error;
   }
 }

@@ -5,7 +5,7 @@
  */
 import { LosslessNumber, isLosslessNumber } from 'lossless-json';
 import { hasOwn, isPlainObject, setOwn } from './objects.js';
-import { ArgsParseError } from './errors.js';
+import { ArgsCycleError, ArgsParseError } from './errors.js';
 import { decodeString, fail, scanJson, type JsonVisitor } from './scanner.js';
 import { walkValues, type Container, type ValueVisitor } from './walk-values.js';
 
@@ -130,7 +130,7 @@ function sortKeys(value: unknown): unknown {
  *
  * @param value - The value to write, typically from `parseArgs` or a coercion.
  * @returns The JSON text; `undefined`, functions and symbols at the top level give `"null"`.
- * @throws {TypeError} When the value contains itself (a cyclic object).
+ * @throws {ArgsCycleError} When the value contains itself (a cyclic object).
  * @example
  * stringifyArgs(parseArgs('{"a":1.50,"b":12345678901234567890}')) // '{"a":1.50,"b":12345678901234567890}'
  */
@@ -141,7 +141,7 @@ export function stringifyArgs(value: unknown): string {
   const frames: { container: Container; keys: string[] | null; index: number; wrote: boolean }[] = [];
   const open = new Set<unknown>();
   const enter = (container: Container) => {
-    if (open.has(container)) throw new TypeError('[schema-coerce] cannot write cyclic arguments as JSON');
+    if (open.has(container)) throw new ArgsCycleError();
     open.add(container);
     out += Array.isArray(container) ? '[' : '{';
     frames.push({ container, keys: Array.isArray(container) ? null : Object.keys(container), index: 0, wrote: false });

@@ -1,6 +1,6 @@
 /** The one-call pipeline: parse, coerce, validate, and the texts to dispatch and to display. */
 import { coerceArgs } from '../repair/coerce.js';
-import { ArgsParseError } from '../json/errors.js';
+import { ArgsParseError, SchemaCoerceError } from '../json/errors.js';
 import { parseArgs, stringifyArgs } from '../json/lossless.js';
 import { describeProblems, type ValidationIssue } from './message.js';
 import type { Change, CoerceOptions, Refusal } from '../repair/types.js';
@@ -50,6 +50,21 @@ export interface PreparedCall {
   readonly undeclared: readonly UndeclaredKey[];
   /** One plain-text message for the model, when `ok` is false. */
   readonly message?: string;
+}
+
+/**
+ * Thrown (or handed to a framework as its error) for a tool call whose arguments should not be
+ * dispatched; the message is the model-facing one, and `call` holds the errors and undeclared keys.
+ */
+export class InvalidArgsError extends SchemaCoerceError {
+  /** The prepared call: its errors, undeclared keys and message. */
+  readonly call: PreparedCall;
+
+  constructor(call: PreparedCall) {
+    super(call.message ?? 'invalid tool arguments');
+    this.name = 'InvalidArgsError';
+    this.call = call;
+  }
 }
 
 /**

@@ -13,7 +13,7 @@ const DROPPED = new Set(['$schema']);
 /** Nesting beyond which a subschema is replaced by a note. */
 const MAX_DEPTH = 64;
 /** Default character budget of `renderSchemaForModel`. */
-export const DEFAULT_MAX_CHARS = 8000;
+const DEFAULT_MAX_CHARS = 8000;
 
 /**
  * A JSON-safe copy of a schema with what a model needs: `$schema` is dropped at every level, a

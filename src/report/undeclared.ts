@@ -118,7 +118,7 @@ class KeyScan implements ValueVisitor<PlanNode> {
 }
 
 /** Lower case without `_`, `-`, spaces and dots: `thought_number`, `thoughtNumber` → `thoughtnumber`. */
-export function normalizeName(name: string): string {
+function normalizeName(name: string): string {
   return name.toLowerCase().replace(/[\s_.-]+/g, '');
 }
 
