@@ -29,7 +29,7 @@ export function isJsonNumberLiteral(text: string): boolean {
 }
 
 /** True when `text` is already an integer literal in canonical form (`5`, `-42`, not `-0`). */
-export function isCanonicalInteger(text: string): boolean {
+function isCanonicalInteger(text: string): boolean {
   return CANONICAL_INTEGER.test(text) && text !== '-0';
 }
 

@@ -1,0 +1,39 @@
+/**
+ * The layers, as rules (`npm run lint:deps`): src/json ← src/schema ← src/repair ← src/report ←
+ * src/adapters, each folder importing only the folders before it; the public entry files
+ * (src/*.ts) may import any layer, and no layer imports an entry file except the adapters.
+ * docs/ARCHITECTURE.md draws the same picture, and test/architecture.test.ts holds it to the code.
+ */
+const ENTRY = '^src/[^/]+\\.ts$';
+
+/** A rule that `from` may not import any of `to`. */
+function layer(name, from, to, comment) {
+  return { name, severity: 'error', comment, from: { path: from }, to: { path: to } };
+}
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', comment: 'No import cycles, at any length.', from: {}, to: { circular: true } },
+    layer('json-is-the-base', '^src/json/', ['^src/(schema|repair|report|adapters)/', ENTRY], 'src/json imports no other layer.'),
+    layer('schema-over-json', '^src/schema/', ['^src/(repair|report|adapters)/', ENTRY], 'src/schema imports only src/json.'),
+    layer('repair-over-schema', '^src/repair/', ['^src/(report|adapters)/', ENTRY], 'src/repair imports only src/json and src/schema.'),
+    layer('report-over-repair', '^src/report/', ['^src/adapters/', ENTRY], 'src/report imports no adapter and no entry file.'),
+    {
+      name: 'adapters-use-public-entries',
+      severity: 'error',
+      comment:
+        'Adapters reach the core through the public entry files (src/index.ts, src/validate.ts, …). ' +
+        'The MCP adapter and the proxy (src/adapters/mcp*, src/adapters/proxy*) still import lower modules; their split is under way.',
+      from: { path: '^src/adapters/', pathNot: '^src/adapters/(mcp|proxy)' },
+      to: { path: '^src/(json|schema|repair|report)/' },
+    },
+    { name: 'not-to-unresolvable', severity: 'error', comment: 'Every import resolves.', from: {}, to: { couldNotResolve: true } },
+  ],
+  options: {
+    includeOnly: '^src/',
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};
