@@ -98,14 +98,7 @@ export class Applicators {
       const sub = ownValue(schema, keyword);
       if (isSchemaObject(sub)) out.push(this.doc.view(sub));
     }
-    for (const keyword of IN_PLACE_MAP) {
-      const map = ownValue(schema, keyword);
-      if (!isSchemaObject(map)) continue;
-      for (const name of Object.keys(map)) {
-        const sub = map[name];
-        if (isSchemaObject(sub)) out.push(this.doc.view(sub));
-      }
-    }
+    this.mapValues(schema, IN_PLACE_MAP, out);
     out.push(...this.refTargets(schema));
     return out;
   }
@@ -113,7 +106,18 @@ export class Applicators {
   /** Subschemas that apply to child values: properties, patterns, additional, items. */
   positional(schema: SchemaObject): SchemaObject[] {
     const out: SchemaObject[] = [];
-    for (const keyword of POSITIONAL_MAP) {
+    this.mapValues(schema, POSITIONAL_MAP, out);
+    for (const keyword of POSITIONAL) {
+      const sub = ownValue(schema, keyword);
+      if (isSchemaObject(sub)) out.push(this.doc.view(sub));
+      else if (Array.isArray(sub)) for (const item of sub) if (isSchemaObject(item)) out.push(this.doc.view(item));
+    }
+    return out;
+  }
+
+  /** Adds to `out` the subschema objects of `schema`'s map-valued `keywords`, as the dialect reads them. */
+  private mapValues(schema: SchemaObject, keywords: readonly string[], out: SchemaObject[]): void {
+    for (const keyword of keywords) {
       const map = ownValue(schema, keyword);
       if (!isSchemaObject(map)) continue;
       for (const name of Object.keys(map)) {
@@ -121,12 +125,6 @@ export class Applicators {
         if (isSchemaObject(sub)) out.push(this.doc.view(sub));
       }
     }
-    for (const keyword of POSITIONAL) {
-      const sub = ownValue(schema, keyword);
-      if (isSchemaObject(sub)) out.push(this.doc.view(sub));
-      else if (Array.isArray(sub)) for (const item of sub) if (isSchemaObject(item)) out.push(this.doc.view(item));
-    }
-    return out;
   }
 
   /** The longest tuple (`prefixItems`, or draft-07 array `items`) among `members`. */
