@@ -3,7 +3,7 @@ import { resolveRules } from './lenient.js';
 import { parseArgs, stringifyArgs } from '../json/lossless.js';
 import type { IntegerRange } from '../json/numbers.js';
 import { hasWork, planFor, planOrNull } from '../schema/plan.js';
-import { rewriteIntegerLiterals } from './text-path.js';
+import { rewriteLiterals } from './text-path.js';
 import { ArgsParseError } from '../json/errors.js';
 import type { CoerceOptions, CoerceResult, Refusal } from './types.js';
 import { Coercion, walk } from './walk.js';
@@ -58,10 +58,11 @@ export function coerceIntegerArgs<T>(args: T, schema: unknown, options?: CoerceO
 }
 
 /**
- * Text in, text out. In integer mode (the default) one pass over the text rewrites the number
- * tokens at integer positions and copies every other byte as it is, white space included; with
- * `lenient`, the text is parsed losslessly, coerced, and written back as compact JSON. When
- * nothing changes, the input string itself comes back.
+ * Text in, text out. One pass over the text rewrites only the tokens that change (the number
+ * tokens at integer positions, and with `lenient` the scalars lenient rules convert, each written
+ * as compact JSON) and copies every other byte as it is, white space included. When nothing
+ * changes, the input string itself comes back. An object that repeats a key is read by the
+ * object model instead, and then written back as compact JSON.
  *
  * @param text - The raw arguments JSON, e.g. an OpenAI-style `arguments` string.
  * @param schema - The tool's input JSON Schema.
@@ -74,11 +75,16 @@ export function coerceIntegerArgs<T>(args: T, schema: unknown, options?: CoerceO
  */
 export function coerceArgsJson(text: string, schema: unknown, options?: CoerceOptions): string {
   if (typeof text !== 'string') throw new ArgsParseError(`expected a string, got ${text === null ? 'null' : typeof text}`);
-  const lenient = options?.lenient;
-  if (lenient === undefined || lenient === false) {
-    const rewritten = rewriteIntegerLiterals(text, planOrNull(schema), rangeOf(options?.integerRange));
-    if (rewritten !== undefined) return rewritten;
+  let rewritten: string | undefined;
+  try {
+    rewritten = rewriteLiterals(text, planOrNull(schema), rangeOf(options?.integerRange), resolveRules(options?.lenient));
+  } catch (error) {
+    if (error instanceof ArgsParseError) throw error;
+    // Reading the schema threw (a hostile getter or Proxy): the text stays as it is, if it is JSON.
+    parseArgs(text);
+    return text;
   }
+  if (rewritten !== undefined) return rewritten;
   const parsed = parseArgs(text);
   const { value } = coerceArgs(parsed, schema, options);
   return value === parsed ? text : stringifyArgs(value);

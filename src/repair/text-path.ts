@@ -1,45 +1,55 @@
 /**
  * The text path: one pass over JSON text, guided by the plan, that copies every untouched span
- * as it is and rewrites only number tokens at integer positions. No object model is built and
+ * as it is and rewrites only the scalar tokens that change: number tokens at integer positions,
+ * and in lenient mode the scalars lenient rules convert (a numeric or boolean string, a value
+ * wrapped in an array, a string of JSON text parsed). No object model of the whole is built and
  * nothing recurses on the call stack, so depth costs memory, not stack, and time stays linear in
  * the length of the text.
  */
-import { scanJson, type JsonVisitor } from '../json/scanner.js';
+import { LosslessNumber, stringifyArgs } from '../json/lossless.js';
+import { decodeString, scanJson, type JsonVisitor } from '../json/scanner.js';
 import { restoreInteger, type IntegerRange } from '../json/numbers.js';
-import { hasWork, WORK_INTEGER, type PlanNode } from '../schema/plan.js';
+import { hasWork, WORK_INTEGER, WORK_LENIENT, type PlanNode } from '../schema/plan.js';
+import type { Rules } from './lenient.js';
+import { Coercion, decide } from './walk.js';
 
 /**
- * Rewrites the integer literals of `text` that `root` says are at integer positions, and
- * returns `text` itself when none needed it. Returns `undefined` when an object repeats a key:
- * what that means is the object model's call (see `parseArgs`), so the caller takes that path.
+ * Rewrites the spans of `text` that coercion changes (integer literals at integer positions, and
+ * with `rules` the scalars lenient rules convert, each decided exactly as the object path decides
+ * it), and returns `text` itself when none changed. Returns `undefined` when an object repeats a
+ * key: what that means is the object model's call (see `parseArgs`), so the caller takes that path.
  *
  * @throws {ArgsParseError} When `text` is not JSON.
  */
-export function rewriteIntegerLiterals(text: string, root: PlanNode | null, range: IntegerRange): string | undefined {
+export function rewriteLiterals(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null): string | undefined {
   // One rewriter is reused from call to call (its stacks keep their capacity); a nested call,
   // should one ever happen, gets a fresh one.
-  const rewriter = idle ?? new IntegerRewriter();
+  const rewriter = idle ?? new LiteralRewriter();
   idle = undefined;
   try {
-    rewriter.reset(text, active(root), range);
+    rewriter.reset(text, root, range, rules);
     scanJson(text, rewriter);
     return rewriter.result();
   } finally {
-    rewriter.reset('', null, range);
+    rewriter.reset('', null, range, null);
     idle = rewriter;
   }
 }
 
-let idle: IntegerRewriter | undefined;
+let idle: LiteralRewriter | undefined;
 
 /** Objects with up to this many keys check duplicates with a linear scan, larger ones with a Set. */
 const LINEAR_KEYS = 16;
 /** Output pieces per flattened chunk. */
 const PIECES_PER_CHUNK = 4096;
 
-class IntegerRewriter implements JsonVisitor {
+class LiteralRewriter implements JsonVisitor {
   private text = '';
   private range: IntegerRange = 'int64';
+  /** In lenient mode, the coercion that decides each scalar (its report is not kept); else null. */
+  private lenient: Coercion | null = null;
+  /** The work bits a node needs to be visited: integer positions, and typed ones when lenient. */
+  private work = WORK_INTEGER;
   /** Per open container: its node (null: nothing to rewrite inside), and -1 for an object or an array's items so far. */
   private readonly nodes: (PlanNode | null)[] = [];
   private readonly counts: number[] = [];
@@ -58,10 +68,12 @@ class IntegerRewriter implements JsonVisitor {
   private copied = 0;
   private duplicate = false;
 
-  reset(text: string, root: PlanNode | null, range: IntegerRange): void {
+  reset(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null): void {
     this.text = text;
-    this.pending = root;
     this.range = range;
+    this.lenient = rules === null ? null : new Coercion(range, rules);
+    this.work = rules === null ? WORK_INTEGER : WORK_INTEGER | WORK_LENIENT;
+    this.pending = this.active(root);
     this.pieces = null;
     this.chunks = null;
     this.copied = 0;
@@ -104,20 +116,27 @@ class IntegerRewriter implements JsonVisitor {
     const depth = this.nodes.length;
     if (this.seen(depth - 1, key)) this.duplicate = true;
     const parent = this.nodes[depth - 1]!;
-    this.pending = parent === null ? null : active(parent.child(key));
+    this.pending = parent === null ? null : this.active(parent.child(key));
   }
 
-  string(): void {
-    this.valueNode();
+  string(start: number, end: number): void {
+    const node = this.valueNode();
+    if (node !== null && this.lenient !== null) this.decideSpan(decodeString(this.text, start, end), node, start, end);
   }
 
-  literal(): void {
-    this.valueNode();
+  literal(value: boolean | null, start: number, end: number): void {
+    const node = this.valueNode();
+    if (node !== null && this.lenient !== null) this.decideSpan(value, node, start, end);
   }
 
   number(start: number, end: number): void {
     const node = this.valueNode();
-    if (node === null || !node.integer) return;
+    if (node === null) return;
+    if (this.lenient !== null) {
+      this.decideSpan(new LosslessNumber(this.text.slice(start, end)), node, start, end);
+      return;
+    }
+    if (!node.integer) return;
     const literal = this.text.slice(start, end);
     const integer = restoreInteger(literal, this.range);
     if (integer === literal || integer === 'not-whole' || integer === 'out-of-range') return;
@@ -142,6 +161,17 @@ class IntegerRewriter implements JsonVisitor {
     return false;
   }
 
+  /** Lenient mode: decides the scalar `value` at `start..end` as the object path does, and rewrites its span when it changes. */
+  private decideSpan(value: unknown, node: PlanNode, start: number, end: number): void {
+    const decided = decide(value, node, this.lenient!);
+    if (decided !== value) this.emit(this.text.slice(this.copied, start) + stringifyArgs(decided), end);
+  }
+
+  /** A node only counts when a position this pass rewrites is at or below it. */
+  private active(node: PlanNode | null): PlanNode | null {
+    return hasWork(node, this.work) ? node : null;
+  }
+
   /** Appends a piece of output and moves the copy mark to `copied`. */
   private emit(piece: string, copied: number): void {
     const pieces = (this.pieces ??= []);
@@ -160,11 +190,6 @@ class IntegerRewriter implements JsonVisitor {
     if (index === -1) return this.pending;
     this.counts[depth - 1] = index + 1;
     const parent = this.nodes[depth - 1]!;
-    return parent === null ? null : active(parent.item(index));
+    return parent === null ? null : this.active(parent.item(index));
   }
-}
-
-/** A node only counts when an integer position is at or below it. */
-function active(node: PlanNode | null): PlanNode | null {
-  return hasWork(node, WORK_INTEGER) ? node : null;
 }

@@ -108,8 +108,13 @@ export function walk(value: unknown, node: PlanNode | null, coercion: Coercion):
   return walkValues(value, node, coercion, coercion.path, CYCLE_WATCH_DEPTH);
 }
 
-/** Decides one non-container value: integer restoration first, then lenient conversion. */
-function decide(value: unknown, node: PlanNode, coercion: Coercion): unknown {
+/**
+ * Decides one non-container value: integer restoration first, then lenient conversion. The
+ * object path and the text path both decide every scalar here.
+ *
+ * @returns The value to write: the value itself when it stays.
+ */
+export function decide(value: unknown, node: PlanNode, coercion: Coercion): unknown {
   if (isLosslessNumber(value) && node.integer) {
     const literal = restoreInteger(value.value, coercion.range);
     if (literal === value.value) return value;

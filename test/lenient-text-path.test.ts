@@ -1,0 +1,47 @@
+import { expect, test } from 'vitest';
+import { coerceArgs, coerceArgsJson, parseArgs, stringifyArgs } from '../src/index.js';
+
+// Lenient mode on the text path: only the spans that change are rewritten, every other byte kept.
+const schema = {
+  type: 'object',
+  properties: {
+    page: { type: 'integer' },
+    deleted: { type: 'boolean' },
+    tags: { type: 'array', items: { type: 'string' } },
+    ids: { type: 'array', items: { type: 'integer' } },
+    note: { type: 'string' },
+    ratio: { type: 'number' },
+  },
+};
+
+const ROWS: [name: string, input: string, expected: string][] = [
+  ['a numeric string, white space kept', '{ "page" : "2" ,\n  "note": "x" }', '{ "page" : 2 ,\n  "note": "x" }'],
+  ['a boolean string and a wrapped scalar', '{\n\t"deleted": "false",\n\t"tags": "urgent"\n}', '{\n\t"deleted": false,\n\t"tags": ["urgent"]\n}'],
+  ['JSON text in a string, parsed and coerced, written compact', '{"ids": "[1271, 2106.0]",  "note": "keep  me"}', '{"ids": [1271,2106],  "note": "keep  me"}'],
+  ['a number where a string is wanted', '{"note": 4.50 }', '{"note": "4.50" }'],
+  ['an integer literal restored among lenient rows', '{"page": 3.0, "ratio": "0.5"}', '{"page": 3, "ratio": 0.5}'],
+  ['escapes elsewhere are copied as they came', '{"note": "\\u0041", "page": "7"}', '{"note": "\\u0041", "page": 7}'],
+  ['a refused value stays, byte for byte', '{"page": "abc" , "deleted": "no"}', '{"page": "abc" , "deleted": "no"}'],
+];
+
+test.each(ROWS)('%s', (_name, input, expected) => {
+  const output = coerceArgsJson(input, schema, { lenient: true });
+  expect(output).toBe(expected);
+  // The same decisions as the object path, value for value.
+  expect(stringifyArgs(parseArgs(output))).toBe(stringifyArgs(coerceArgs(parseArgs(input), schema, { lenient: true }).value));
+});
+
+test('nothing to change gives the input string back', () => {
+  const input = '{ "page": 2, "tags": ["a"] }';
+  expect(coerceArgsJson(input, schema, { lenient: true })).toBe(input);
+});
+
+test('a repeated key is read by the object model and written back compact', () => {
+  expect(coerceArgsJson('{"page": "2", "page": "2"}', schema, { lenient: true })).toBe('{"page":2}');
+});
+
+test('a schema that throws when read leaves the text as it is, and text that is not JSON still throws', () => {
+  const hostile = new Proxy({}, { get: () => { throw new Error('hostile'); }, ownKeys: () => { throw new Error('hostile'); } });
+  expect(coerceArgsJson('{"page": "2"}', hostile, { lenient: true })).toBe('{"page": "2"}');
+  expect(() => coerceArgsJson('{"page": ', hostile, { lenient: true })).toThrow(/invalid JSON/);
+});
