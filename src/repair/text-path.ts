@@ -9,6 +9,7 @@
 import { LosslessNumber, stringifyArgs } from '../json/lossless.js';
 import { decodeString, scanJson, type JsonVisitor } from '../json/scanner.js';
 import { restoreInteger, type IntegerRange } from '../json/numbers.js';
+import { accepts, TYPE_BITS } from '../schema/keywords.js';
 import { hasWork, WORK_INTEGER, WORK_LENIENT, type PlanNode } from '../schema/plan.js';
 import type { Rules } from './lenient.js';
 import { Coercion, decide } from './walk.js';
@@ -37,6 +38,9 @@ export function rewriteLiterals(text: string, root: PlanNode | null, range: Inte
 }
 
 let idle: LiteralRewriter | undefined;
+
+/** Both number bits: a position that accepts any number, whole or not. */
+const NUMBERS = TYPE_BITS.integer | TYPE_BITS.number;
 
 /** Objects with up to this many keys check duplicates with a linear scan, larger ones with a Set. */
 const LINEAR_KEYS = 16;
@@ -121,26 +125,26 @@ class LiteralRewriter implements JsonVisitor {
 
   string(start: number, end: number): void {
     const node = this.valueNode();
-    if (node !== null && this.lenient !== null) this.decideSpan(decodeString(this.text, start, end), node, start, end);
+    // A string where strings are accepted stays as it is (see `decide`): no need to decode it.
+    if (node === null || this.lenient === null || (node.accept & TYPE_BITS.string) !== 0) return;
+    this.decideSpan(decodeString(this.text, start, end), node, start, end);
   }
 
   literal(value: boolean | null, start: number, end: number): void {
     const node = this.valueNode();
-    if (node !== null && this.lenient !== null) this.decideSpan(value, node, start, end);
+    if (node !== null && this.lenient !== null && !accepts(node.accept, value)) this.decideSpan(value, node, start, end);
   }
 
   number(start: number, end: number): void {
     const node = this.valueNode();
     if (node === null) return;
-    if (this.lenient !== null) {
-      this.decideSpan(new LosslessNumber(this.text.slice(start, end)), node, start, end);
-      return;
-    }
-    if (!node.integer) return;
+    const lenient = this.lenient !== null && (node.accept & NUMBERS) !== NUMBERS;
+    if (!node.integer && !lenient) return;
     const literal = this.text.slice(start, end);
-    const integer = restoreInteger(literal, this.range);
-    if (integer === literal || integer === 'not-whole' || integer === 'out-of-range') return;
-    this.emit(this.text.slice(this.copied, start) + integer, end);
+    const integer = node.integer ? restoreInteger(literal, this.range) : 'not-whole';
+    if (integer === literal) return;
+    if (integer !== 'not-whole' && integer !== 'out-of-range') this.emit(this.text.slice(this.copied, start) + integer, end);
+    else if (lenient) this.decideSpan(new LosslessNumber(literal), node, start, end);
   }
 
   close(): void {
