@@ -3,23 +3,24 @@
  * a strict Python MCP server that logs every line it receives.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { HAS_PYTHON, needsPython } from './_helpers/peers.js';
 import { BIN } from './_helpers/run.js';
+import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
 
 const SERVER = join(import.meta.dirname, 'peers', 'strict_server.py');
 const clients: Client[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
 });
+afterAll(removeTempDirs);
 
 function rawLog(): string {
-  return join(mkdtempSync(join(tmpdir(), 'schema-coerce-proxy-')), 'received.jsonl');
+  return join(makeTempDir('schema-coerce-proxy-'), 'received.jsonl');
 }
 
 async function sdkClient(proxyOptions: string[], log = rawLog()): Promise<Client> {
@@ -132,7 +133,7 @@ describe.skipIf(!HAS_PYTHON)(needsPython('schema-coerce proxy, with raw bytes'),
   }, 60_000);
 
   test('--log writes one JSON line per change, refusal and rejection', async () => {
-    const log = join(mkdtempSync(join(tmpdir(), 'schema-coerce-log-')), 'proxy.jsonl');
+    const log = join(makeTempDir('schema-coerce-log-'), 'proxy.jsonl');
     const call = '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"q":"x","limit":"0x10"}}}';
     const renamed = '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_symbol_info","arguments":{"lineNumber":5.0,"filePath":"a"}}}';
     const run = await rawRun([[INIT, INITIALIZED, call, renamed].join('\n') + '\n'], ['--lenient', '--reject-undeclared', '--log', log]);
