@@ -120,4 +120,19 @@ describe(`integer restoration against a BigInt oracle (seed ${seed}, ${numRuns} 
       expect(coerceArgsJson(`{"n":${value}}`, INTEGER, { lenient: true })).toBe(expected);
     },
   );
+
+  test.each([
+    [NaN, 1], [Infinity, 1], [-Infinity, 1], [5.5, 1], [5, 0], [1e21, 0], [-0, 0], [0, 0],
+  ])('the plain number %d at an integer position is kept, with %i refusal(s), in both modes', (n, refused) => {
+    for (const lenient of [false, true]) {
+      for (const type of ['integer', ['integer', 'boolean']]) {
+        const args = { n };
+        const result = coerceArgs(args, { properties: { n: { type } } }, { lenient });
+        if (Number.isNaN(n)) expect(result.value).toEqual(args);
+        else expect(result.value).toBe(args);
+        expect(result.changes).toEqual([]);
+        expect(result.refusals.map(({ path, reason }) => [path, ['not-whole', 'out-of-range'].includes(reason)])).toEqual(refused ? [['/n', true]] : []);
+      }
+    }
+  });
 });
