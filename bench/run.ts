@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: schema-coerce against its peers, in one run, on this machine. Prints a table
  * per workload (median ns per operation, ops/s, ratio to the group's reference), checks the
- * targets, and writes `bench/results.json`. `--readme` also rewrites the README's table.
+ * targets, and writes `bench/results.json` (or the file `BENCH_OUT` names: CI's smoke run writes
+ * to a temp file, so it never dirties the tree). `--readme` also rewrites the README's table.
  *
  * Medians, never means: the machines here are small and noisy. Every ratio compares tasks
  * measured in the same run.
@@ -226,7 +227,7 @@ function writeResults(): void {
     targets,
     info,
   };
-  writeFileSync(join(import.meta.dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+  writeFileSync(process.env['BENCH_OUT'] ?? join(import.meta.dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
 }
 
 /** The README table: the targets and what this run measured. */

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// npm run test:props -- [--seed N] [--runs N]: runs the property tests, replaying a seed.
+// npm run test:props -- [--seed N] [--runs N]: runs the property tests (random schemas and
+// arguments, number literals against a BigInt oracle, parsing against JSON.parse), replaying a seed.
 import { spawnSync } from 'node:child_process';
 
 const args = process.argv.slice(2);
@@ -10,5 +11,5 @@ const value = (flag) => {
 const env = { ...process.env };
 if (value('--seed') !== undefined) env.FC_SEED = value('--seed');
 if (value('--runs') !== undefined) env.FC_RUNS = value('--runs');
-const run = spawnSync('npx', ['vitest', 'run', 'test/properties.test.ts'], { stdio: 'inherit', env });
+const run = spawnSync('npx', ['vitest', 'run', 'test/properties.test.ts', 'test/numbers.test.ts', 'test/parse.test.ts'], { stdio: 'inherit', env });
 process.exit(run.status ?? 1);

@@ -1,8 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { runCli } from './_helpers/run.js';
+import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
+
+afterAll(removeTempDirs);
 
 const SCHEMA = 'examples/get_symbol_info.schema.json';
 
@@ -58,7 +60,7 @@ describe('schema-coerce (built bin)', () => {
     expect(onStdin.status).toBe(2);
     expect(onStdin.stdout).toBe('');
     expect(onStdin.stderr).toMatch(/^schema-coerce: args \(stdin\): invalid JSON at line 1 column 1 \(position 0\): [^\n]*\n$/);
-    const dir = mkdtempSync(join(tmpdir(), 'schema-coerce-cli-'));
+    const dir = makeTempDir('schema-coerce-cli-');
     const file = join(dir, 'garbage.json');
     writeFileSync(file, Buffer.from([0x7b, 0x0a, 0x00, 0xff, 0x7d]));
     const inSchema = runCli(['-s', file, '{}']);

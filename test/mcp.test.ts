@@ -11,6 +11,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { afterEach, describe, expect, test } from 'vitest';
 import { parseArgs } from '../src/index.js';
 import { InvalidToolArgumentsError, NumberPrecisionError, withArgCoercion, withServerArgCoercion, type CoercionReport } from '../src/mcp.js';
+import { HAS_PYTHON, NODE_MAJOR, needsPython } from './_helpers/peers.js';
 
 const PEERS = join(import.meta.dirname, 'peers');
 const clients: Client[] = [];
@@ -39,7 +40,11 @@ const zodServer = (options: object = {}) =>
 const text = (result: unknown): string => ((result as { content: { text: string }[] }).content[0]!.text);
 const hasRawJSON = typeof (JSON as { rawJSON?: unknown }).rawJSON === 'function';
 
-describe('withArgCoercion: an SDK client against a strict Python server', () => {
+test('JSON.rawJSON is there exactly on Node 21 and later, so each runtime takes its own branch below', () => {
+  expect(hasRawJSON).toBe(NODE_MAJOR >= 21);
+});
+
+describe.skipIf(!HAS_PYTHON)(needsPython('withArgCoercion: an SDK client against a strict Python server'), () => {
   test('whole floats for integer fields reach the server as integers', async () => {
     const client = await connect(strictServer(), (c) => withArgCoercion(c));
     const result = await client.callTool({ name: 'get_symbol_info', arguments: parseArgs('{"line":5.0,"column":1.0,"filePath":"server.go"}') as Record<string, unknown> });
@@ -200,3 +205,27 @@ describe('withArgCoercion: a validator of your own', () => {
   });
 });
 
+describe('withArgCoercion: integers beyond 2^53 on this runtime, in memory', () => {
+  test(hasRawJSON ? 'JSON.rawJSON writes the exact digits on the wire' : 'without JSON.rawJSON the call fails with NumberPrecisionError, or goes out rounded when allowed', async () => {
+    const server = new Server({ name: 'low', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { id: { type: 'integer' } } } }] }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: JSON.stringify(request.params.arguments) }] }));
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const args = parseArgs('{"id":9007199254740993.0}') as Record<string, unknown>;
+    if (hasRawJSON) {
+      const client = await connect(clientSide, (c) => withArgCoercion(c));
+      expect(text(await client.callTool({ name: 'echo', arguments: args }))).toBe('{"id":9007199254740993}');
+    } else {
+      const client = await connect(clientSide, (c) => withArgCoercion(c));
+      await expect(client.callTool({ name: 'echo', arguments: args })).rejects.toThrow(NumberPrecisionError);
+      const [lossyClient, lossyServer] = InMemoryTransport.createLinkedPair();
+      const second = new Server({ name: 'low', version: '1.0.0' }, { capabilities: { tools: {} } });
+      second.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { id: { type: 'integer' } } } }] }));
+      second.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: JSON.stringify(request.params.arguments) }] }));
+      await second.connect(lossyServer);
+      const lossy = await connect(lossyClient, (c) => withArgCoercion(c, { lossyNumbers: true }));
+      expect(text(await lossy.callTool({ name: 'echo', arguments: args }))).toBe('{"id":9007199254740992}');
+    }
+  });
+});

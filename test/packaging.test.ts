@@ -5,13 +5,13 @@
  * Node built-in, under a size budget.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ROOT } from './_helpers/run.js';
+import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
 
 /** min+gzip bytes of the whole core entry (lossless-json excluded), and of `coerceArgsJson` alone. */
 const CORE_BUDGET = 12_500;
@@ -36,12 +36,13 @@ function installInto(work: string, name: string, tarball: string, extra: string[
 }
 
 beforeAll(() => {
-  const work = mkdtempSync(join(tmpdir(), 'schema-coerce-pack-'));
+  const work = makeTempDir('schema-coerce-pack-');
   run('npm', ['pack', '--pack-destination', work, '--silent'], ROOT);
   const tarball = join(work, readdirSync(work).find((name) => name.endsWith('.tgz'))!);
   consumer = installInto(work, 'consumer', tarball, peers);
   bare = installInto(work, 'bare', tarball, ['ai', 'zod'].map((name) => `${name}@${versionOf(name)}`));
 }, 240_000);
+afterAll(removeTempDirs);
 
 describe('packaging', () => {
   test('publint finds nothing', () => {

@@ -3,22 +3,24 @@
  * a strict Python MCP server that logs every line it receives.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import { HAS_PYTHON, needsPython } from './_helpers/peers.js';
 import { BIN } from './_helpers/run.js';
+import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
 
 const SERVER = join(import.meta.dirname, 'peers', 'strict_server.py');
 const clients: Client[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
 });
+afterAll(removeTempDirs);
 
 function rawLog(): string {
-  return join(mkdtempSync(join(tmpdir(), 'schema-coerce-proxy-')), 'received.jsonl');
+  return join(makeTempDir('schema-coerce-proxy-'), 'received.jsonl');
 }
 
 async function sdkClient(proxyOptions: string[], log = rawLog()): Promise<Client> {
@@ -65,7 +67,7 @@ function rawRun(chunks: readonly (string | Buffer)[], proxyOptions: string[] = [
 const INIT = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}';
 const INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
 
-describe('schema-coerce proxy, with the official SDK client', () => {
+describe.skipIf(!HAS_PYTHON)(needsPython('schema-coerce proxy, with the official SDK client'), () => {
   test('"5" for an integer arrives as 5 with --lenient, on a tool found on a later page', async () => {
     const client = await sdkClient(['--lenient']);
     expect(text(await client.callTool({ name: 'search', arguments: { q: 'cats', limit: '5' } }))).toBe('{"limit": "int:5", "q": "cats"}');
@@ -96,7 +98,7 @@ describe('schema-coerce proxy, with the official SDK client', () => {
   }, 20_000);
 });
 
-describe('schema-coerce proxy, with raw bytes', () => {
+describe.skipIf(!HAS_PYTHON)(needsPython('schema-coerce proxy, with raw bytes'), () => {
   test('a whole float written as 5.0 arrives as 5; every other byte, and every other message, arrives as sent', async () => {
     const call = '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_symbol_info","arguments":{ "line" : 5.0, "column":1E0,"filePath":"a.go"},"_meta":{"progressToken":"x"}}}';
     const others = [
@@ -131,7 +133,7 @@ describe('schema-coerce proxy, with raw bytes', () => {
   }, 60_000);
 
   test('--log writes one JSON line per change, refusal and rejection', async () => {
-    const log = join(mkdtempSync(join(tmpdir(), 'schema-coerce-log-')), 'proxy.jsonl');
+    const log = join(makeTempDir('schema-coerce-log-'), 'proxy.jsonl');
     const call = '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"q":"x","limit":"0x10"}}}';
     const renamed = '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_symbol_info","arguments":{"lineNumber":5.0,"filePath":"a"}}}';
     const run = await rawRun([[INIT, INITIALIZED, call, renamed].join('\n') + '\n'], ['--lenient', '--reject-undeclared', '--log', log]);
@@ -166,7 +168,9 @@ describe('schema-coerce proxy, with raw bytes', () => {
     child.kill('SIGTERM');
     expect(await closed).toBe(143);
   }, 20_000);
+});
 
+describe('schema-coerce proxy, without a server', () => {
   test('a server command that cannot start: a clear message and a non-zero exit', async () => {
     const child = spawn(process.execPath, [BIN, 'proxy', '--', 'no-such-server-command']);
     let stderr = '';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { parseArgs, stringifyArgs } from '../src/index.js';
-import { findUndeclaredKeys, renameUnambiguousKeys } from '../src/validate.js';
+import { findUndeclaredKeys, normalizeName, renameUnambiguousKeys } from '../src/validate.js';
 import { deepFreeze, loadFixtures } from './_helpers/fixtures.js';
 
 interface Row {
@@ -14,8 +14,12 @@ const files = loadFixtures<Row>('validate').filter(({ file }) => file.endsWith('
 
 describe.each(files)('$file', ({ cases }) => {
   test.each(cases)('$name', ({ schema, input, expected }) => {
-    expect(findUndeclaredKeys(deepFreeze(parseArgs(input)), deepFreeze(schema))).toEqual(expected);
+    expect(findUndeclaredKeys(deepFreeze(parseArgs(input)), deepFreeze(schema))).toStrictEqual(expected);
   });
+});
+
+test('normalizeName: lower case, without white space, underscores, dots and hyphens', () => {
+  expect(['thought_Number', 'Thought-Number', 'thought.number', 'THOUGHT NUMBER', 'thought__number'].map(normalizeName)).toEqual(Array(5).fill('thoughtnumber'));
 });
 
 describe('renameUnambiguousKeys', () => {
@@ -46,5 +50,13 @@ describe('renameUnambiguousKeys', () => {
     expect(renameUnambiguousKeys(args, ambiguous)).toEqual({ value: args, changes: [] });
     const present = { thought_number: 1, thoughtNumber: 2 };
     expect(renameUnambiguousKeys(present, schema).value).toBe(present);
+  });
+
+  test('a rename under a __proto__ key stays data, never a prototype', () => {
+    const schema = deepFreeze({ properties: { ['__proto__']: { properties: { styleId: {} } } } });
+    const { value } = renameUnambiguousKeys(deepFreeze(parseArgs('{"__proto__":{"style_id":1}}')), schema);
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.keys(value as object)).toEqual(['__proto__']);
+    expect(stringifyArgs(value)).toBe('{"__proto__":{"styleId":1}}');
   });
 });

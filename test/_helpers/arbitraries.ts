@@ -44,6 +44,28 @@ export function schemaArbitrary(options: SchemaOptions = {}): fc.Arbitrary<unkno
   });
 }
 
+/**
+ * JSON number literals of every shape: an integer part of 1 to 25 digits, a fraction of arbitrary
+ * digits (zeros mostly, so `5.0`, `5.05`, `5.001` and `5.000000000000000001` all come up), and an
+ * exponent (`e`/`E`, signed or not, small or huge). Whole values sit at and around the fast path.
+ */
+export const anyLiteralArbitrary: fc.Arbitrary<string> = (() => {
+  const digit = fc.oneof({ arbitrary: fc.constant('0'), weight: 4 }, { arbitrary: fc.constantFrom('1', '2', '5', '9'), weight: 1 });
+  const digits = (min: number, max: number) => fc.array(digit, { minLength: min, maxLength: max }).map((d) => d.join(''));
+  const integerPart = fc.oneof(
+    fc.constant('0'),
+    fc.tuple(fc.constantFrom('1', '2', '5', '9'), digits(0, 24)).map(([head, tail]) => head + tail),
+    fc.constantFrom('9007199254740991', '9007199254740992', '9223372036854775807', '9223372036854775808', '999999999999999', '1000000000000000'),
+  );
+  const fraction = fc.oneof({ arbitrary: fc.constant(''), weight: 1 }, { arbitrary: digits(1, 20).map((d) => `.${d}`), weight: 4 });
+  const exponent = fc.oneof(
+    { arbitrary: fc.constant(''), weight: 3 },
+    { arbitrary: fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.integer({ min: 0, max: 30 })).map(([e, s, n]) => `${e}${s}${n}`), weight: 3 },
+    { arbitrary: fc.tuple(fc.constantFrom('', '-'), fc.constantFrom('00', '01', '400', '4200', '99999999999999999999')).map(([s, n]) => `e${s}${n}`), weight: 1 },
+  );
+  return fc.tuple(fc.constantFrom('', '-'), integerPart, fraction, exponent).map((parts) => parts.join(''));
+})();
+
 /** A number literal in one of the spellings pipelines write. */
 export const literalArbitrary: fc.Arbitrary<string> = fc.oneof(
   fc.integer({ min: -1000, max: 1000 }).map(String),
@@ -52,6 +74,7 @@ export const literalArbitrary: fc.Arbitrary<string> = fc.oneof(
   fc.integer({ min: 0, max: 20 }).map((e) => `1e${e}`),
   fc.integer({ min: 1, max: 5 }).map((e) => `25e-${e}`),
   fc.constantFrom('-0', '-0.0', '0.5e1', '1E3', '9007199254740993', '1730419200000123.0', '12345678901234567890', '1e20', '9223372036854775807.0', '1e400'),
+  anyLiteralArbitrary,
 );
 
 /** JSON values whose numbers are `LosslessNumber`s, with strings a lenient mode could read. */
@@ -75,6 +98,7 @@ export const valueArbitrary: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown 
 const wholeLiteral: fc.Arbitrary<string> = fc.oneof(
   fc.integer({ min: -100, max: 100 }).map((n) => `${n}.0`),
   fc.constantFrom('1e3', '0.5e1', '-0.0', '5', '1730419200000.0', '9223372036854775807.0', '1e20', '5.5', '12345678901234567890'),
+  anyLiteralArbitrary,
 );
 
 /** Strings a model sends where other types belong. */

@@ -1,8 +1,19 @@
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { build } from 'tsup';
 
-/** Vitest global setup: tests of the CLI and of the package run the built `dist/`, built fresh. */
-export default function setup(): void {
+/**
+ * Vitest global setup: the CLI, proxy and example tests run the built `dist/` JavaScript, built
+ * fresh from `tsup.config.ts` here. Declarations are not rebuilt (they take most of a full build
+ * and no test here reads them): `npm run build`, `npm ci` and `npm pack` (the packaging suite)
+ * build them, and `clean: false` keeps the last ones for `npm run typecheck` of the examples.
+ */
+export default async function setup(): Promise<void> {
   const root = join(import.meta.dirname, '..', '..');
-  execFileSync(process.execPath, [join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js')], { cwd: root, stdio: 'pipe' });
+  const cwd = process.cwd();
+  process.chdir(root);
+  try {
+    await build({ dts: false, clean: false, silent: true });
+  } finally {
+    process.chdir(cwd);
+  }
 }

@@ -10,7 +10,8 @@ export interface FixtureCase {
   readonly expected: string;
   readonly options?: CoerceOptions;
   readonly changes?: readonly Partial<Change>[];
-  readonly refusals?: readonly { path: string; reason?: RefusalReason }[];
+  /** Every refusal the row expects, in order; `[]` when none is. Required: silence is not a pass. */
+  readonly refusals: readonly { path: string; reason: RefusalReason }[];
 }
 
 export interface FixtureFile<T = FixtureCase> {
@@ -27,6 +28,25 @@ export function loadFixtures<T = FixtureCase>(area: string): FixtureFile<T>[] {
     .filter((name) => name.endsWith('.json'))
     .sort()
     .map((name) => ({ file: `${area}/${name}`, cases: JSON.parse(readFileSync(join(dir, name), 'utf8')) as T[] }));
+}
+
+/**
+ * The coercion tables of `area`, each row checked for the fields every row must state: a row
+ * without `refusals` (or with a refusal lacking its `reason`) fails loading, naming the row.
+ */
+export function loadCases(area: string): FixtureFile[] {
+  const files = loadFixtures<FixtureCase>(area);
+  for (const { file, cases } of files) {
+    for (const row of cases) {
+      for (const field of ['name', 'input', 'expected', 'refusals'] as const) {
+        if (row[field] === undefined) throw new Error(`${file}: row ${JSON.stringify(row.name)} has no "${field}"`);
+      }
+      if (row.refusals.some((refusal) => typeof refusal.path !== 'string' || typeof refusal.reason !== 'string')) {
+        throw new Error(`${file}: row ${JSON.stringify(row.name)} has a refusal without "path" and "reason"`);
+      }
+    }
+  }
+  return files;
 }
 
 /** Freezes a value and everything reachable from it, so any mutation throws in strict mode. */
