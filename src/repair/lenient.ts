@@ -76,7 +76,8 @@ export function convertLeniently(value: unknown, node: PlanNode, session: Sessio
       ? settledJsonText(trimmed, node, session)
       : undefined;
     if (parsed !== undefined) candidates.push(parsed);
-    else wrapInArray(value, node, session, candidates);
+    // Text that opens like an array or object is never wrapped: `["['a']"]` would be a wrong value.
+    else if (trimmed[0] !== '[' && trimmed[0] !== '{') wrapInArray(value, node, session, candidates);
   } else if (typeof value === 'number' || isLosslessNumber(value)) {
     const literal = typeof value === 'number' ? String(value) : value.value;
     if (rules.numbersToStrings && (mask & TYPE_BITS.string) !== 0 && isJsonNumberLiteral(literal)) {
