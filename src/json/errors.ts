@@ -22,10 +22,13 @@ export class ArgsParseError extends SyntaxError {
   readonly column: number | undefined;
   /** What is wrong, without the location (`Quoted object key expected but reached end of input`). */
   readonly reason: string;
+  /** The text ends where more must follow: it was cut off (most likely at an output-token limit). */
+  readonly truncated: boolean;
 
-  constructor(reason: string, location?: TextLocation) {
+  constructor(reason: string, location?: TextLocation, truncated = false) {
     const where = location ? ` at line ${location.line} column ${location.column} (position ${location.position})` : '';
-    super(`[schema-coerce] invalid JSON${where}: ${reason}`);
+    super(`[schema-coerce] ${truncated ? 'the arguments were cut off' : 'invalid JSON'}${where}: ${reason}`);
+    this.truncated = truncated;
     this.name = 'ArgsParseError';
     this.reason = reason;
     this.position = location?.position;
