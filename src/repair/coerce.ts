@@ -1,10 +1,12 @@
 /** The public coercion functions of the package root. */
 import { resolveRules } from './lenient.js';
-import { parseArgs, stringifyArgs } from '../json/lossless.js';
+import { stringifyArgs } from '../json/lossless.js';
 import type { IntegerRange } from '../json/numbers.js';
 import { planFor, planOrNull } from '../schema/plan.js';
 import { rewriteIntegerLiterals } from './text-path.js';
 import { ArgsParseError } from '../json/errors.js';
+import { truncationOf } from '../json/repair/repair.js';
+import { readArgsText } from './read-text.js';
 import type { CoerceOptions, CoerceResult, Refusal } from './types.js';
 import { Session, walk } from './walk.js';
 
@@ -60,14 +62,16 @@ export function coerceIntegerArgs<T>(args: T, schema: unknown, options?: CoerceO
 /**
  * Text in, text out. In integer mode (the default) one pass over the text rewrites the number
  * tokens at integer positions and copies every other byte as it is, white space included; with
- * `lenient`, the text is parsed losslessly, coerced, and written back as compact JSON. When
- * nothing changes, the input string itself comes back.
+ * `lenient`, the text is parsed losslessly (its syntax repaired under the `syntax` rule when it is
+ * not JSON but has one reading), coerced, and written back as compact JSON. When nothing changes,
+ * the input string itself comes back (or the repaired text, when only its syntax was repaired).
  *
  * @param text - The raw arguments JSON, e.g. an OpenAI-style `arguments` string.
  * @param schema - The tool's input JSON Schema.
  * @param options - `integerRange` and `lenient`.
  * @returns The coerced JSON text.
- * @throws {ArgsParseError} When `text` is not JSON; nothing partial is returned.
+ * @throws {ArgsParseError} When `text` is not JSON (or not repairable); `truncated: true` when it
+ *   was cut off (it is never completed). Nothing partial is returned.
  * @example
  * coerceArgsJson('{"line":5.0,"column":1.0,"filePath":"server.go"}', schema)
  * // '{"line":5,"column":1,"filePath":"server.go"}'
@@ -76,12 +80,17 @@ export function coerceArgsJson(text: string, schema: unknown, options?: CoerceOp
   if (typeof text !== 'string') throw new ArgsParseError(`expected a string, got ${text === null ? 'null' : typeof text}`);
   const lenient = options?.lenient;
   if (lenient === undefined || lenient === false) {
-    const rewritten = rewriteIntegerLiterals(text, planOrNull(schema), rangeOf(options?.integerRange));
+    let rewritten: string | undefined;
+    try {
+      rewritten = rewriteIntegerLiterals(text, planOrNull(schema), rangeOf(options?.integerRange));
+    } catch (error) {
+      throw truncationOf(text) ?? error;
+    }
     if (rewritten !== undefined) return rewritten;
   }
-  const parsed = parseArgs(text);
-  const { value } = coerceArgs(parsed, schema, options);
-  return value === parsed ? text : stringifyArgs(value);
+  const read = readArgsText(text, schema, resolveRules(lenient)?.syntax === true);
+  const { value } = coerceArgs(read.value, schema, options);
+  return value === read.value ? read.text : stringifyArgs(value);
 }
 
 /**

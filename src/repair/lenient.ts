@@ -24,6 +24,8 @@ export function resolveRules(lenient: boolean | LenientRules | undefined): Rules
     jsonText: given.jsonText !== false,
     nulls: given.nulls !== false,
     numbersToStrings: given.numbersToStrings !== false,
+    syntax: given.syntax !== false,
+    enumCase: given.enumCase !== false,
   };
 }
 

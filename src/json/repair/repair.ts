@@ -7,6 +7,7 @@
 import { applyEdits, summarizeEdits, type SyntaxChange } from './edits.js';
 import { checkTokensKept } from './preserve.js';
 import { readTolerant } from './reader.js';
+import { ArgsParseError } from '../errors.js';
 
 export type { SyntaxChange, SyntaxRule } from './edits.js';
 
@@ -58,4 +59,17 @@ function unwrapObjectText(content: string): SyntaxRepair | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The truncation verdict on a text that strict parsing refused: the cut-off error when the text
+ * ends where more must follow, else `undefined`.
+ */
+export function truncationOf(text: string): ArgsParseError | undefined {
+  try {
+    readTolerant(text);
+  } catch (error) {
+    if (error instanceof ArgsParseError && error.truncated) return error;
+  }
+  return undefined;
 }
