@@ -127,7 +127,8 @@ function settledJsonText(text: string, node: PlanNode, session: Session): Candid
   if (text[0] !== '[' && text[0] !== '{') return undefined;
   let parsed: unknown;
   try {
-    parsed = parseArgs(text);
+    // Python-literal text (`['a', 'b']`, `{'dry': True}`) has one reading too.
+    parsed = parseArgs(text, { repair: true });
   } catch {
     return undefined;
   }

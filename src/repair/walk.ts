@@ -6,6 +6,7 @@
 import { copyObject, isPlainObject, setOwn } from '../json/objects.js';
 import { ALL_TYPES, TYPE_BITS, typeNames } from '../schema/keywords.js';
 import { convertLeniently, type Rules } from './lenient.js';
+import { foldEnumCase } from './enum-case.js';
 import { LosslessNumber, isLosslessNumber, stringifyArgs } from '../json/lossless.js';
 import { isCanonicalInteger, isWholeLiteral, toIntegerLiteral, type IntegerRange } from '../json/numbers.js';
 import { WORK_INTEGER, WORK_LENIENT, type PlanNode } from '../schema/plan.js';
@@ -37,10 +38,10 @@ export class Session {
     this.changes.push({ path: toPointer(this.path), from: textOf(from), to: textOf(to), rule });
   }
 
-  /** Records a refusal at the current path. */
-  refuse(value: unknown, node: PlanNode, reason: RefusalReason): void {
-    const expected = typeNames(node.accept);
-    const wanted = expected.length === 0 ? 'no value is accepted here' : `expected ${expected.join(' or ')}`;
+  /** Records a refusal at the current path; `values` lists the allowed values when they are known. */
+  refuse(value: unknown, node: PlanNode, reason: RefusalReason, values?: readonly string[]): void {
+    const expected = values ?? typeNames(node.accept);
+    const wanted = values !== undefined ? `expected one of ${values.join(', ')}` : expected.length === 0 ? 'no value is accepted here' : `expected ${expected.join(' or ')}`;
     const message = `${textOf(value)} at ${toPointer(this.path) || 'the root'} was left as it is: ${REASONS[reason]}; ${wanted}`;
     this.refusals.push({ path: toPointer(this.path), value, reason, expected, message });
   }
@@ -168,7 +169,7 @@ function decide(value: unknown, node: PlanNode, session: Session): unknown {
     }
     return value;
   }
-  if (accepts(node.accept, value)) return value;
+  if (accepts(node.accept, value)) return typeof value === 'string' && session.rules?.enumCase === true ? foldEnumCase(value, node, session) : value;
   return convertLeniently(value, node, session);
 }
 
