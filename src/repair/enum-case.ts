@@ -24,7 +24,7 @@ export function foldEnumCase(value: string, node: PlanNode, session: Session): s
   }
   if (members === null || members.includes(value)) return value;
   const folded = value.trim().toLowerCase();
-  const matches = members.filter((member) => member.toLowerCase() === folded);
+  const matches = members.filter((member) => member.trim().toLowerCase() === folded);
   const expected = members.map((member) => JSON.stringify(member));
   if (matches.length === 1) {
     session.change(value, matches[0], 'enum-case');
