@@ -56,6 +56,7 @@ export function readTolerant(text: string): Reading {
     if (!FENCE_TAIL.test(text.slice(close + 3))) whole.fail(close + 3, 'Unexpected text after the code fence');
     edits.push({ start, end: open, to: '', rule: 'code-fence' });
     end = close;
+    while (end > open && FENCE_TAIL.test(text[end - 1]!)) end--;
     start = open;
   }
   const source = new Source(text, start, end);
