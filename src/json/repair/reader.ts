@@ -67,6 +67,8 @@ export function readTolerant(text: string): Reading {
     reader.read();
   }
   if (end < text.length) edits.push({ start: end, end: text.length, to: '', rule: 'code-fence' });
+  // A trailing comma is recorded once the comments after it are: put the edits in text order.
+  edits.sort((a, b) => a.start - b.start);
   return { edits, tokens: reader.tokens, rootString: reader.rootString };
 }
 
