@@ -17,6 +17,7 @@ import { coerceArgs, coerceArgsJson, coerceIntegerArgs, parseArgs } from '../src
 import { compilePlan } from '../src/schema/plan.js';
 import { warpCoerceIntegerArgs } from './warp-port.js';
 import { corpusWorkloads, syntheticWorkloads, type Workload } from './workloads.js';
+import { syntaxRepair } from './repair.js';
 
 interface Row {
   readonly group: string;
@@ -224,6 +225,7 @@ async function main(): Promise<void> {
     await compileTimes(corpus);
   }
   await noIntegerPositions();
+  await syntaxRepair({ group, target, rowOf, repsFor });
   await nesting();
   console.log('\ntargets');
   console.table(targets.map((t) => ({ target: t.name, measured: t.measured, result: t.pass ? 'pass' : 'FAIL' })));

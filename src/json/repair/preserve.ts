@@ -6,9 +6,30 @@
 import { ArgsParseError } from '../errors.js';
 import { decodeString, scanJson, type JsonVisitor } from '../scanner.js';
 
-/** Collects `s` + value for every string and key, `n` + literal for every number. */
-class TokenCollector implements JsonVisitor {
-  readonly tokens: string[] = [];
+const STRING = 0;
+const NUMBER = 1;
+
+/** String values (keys included) and number literals, in text order. */
+export class TokenList {
+  readonly values: string[] = [];
+  readonly kinds: number[] = [];
+
+  /** Adds a string's (or key's) decoded value. */
+  string(value: string): void {
+    this.values.push(value);
+    this.kinds.push(STRING);
+  }
+
+  /** Adds a number's literal text. */
+  number(literal: string): void {
+    this.values.push(literal);
+    this.kinds.push(NUMBER);
+  }
+}
+
+/** Collects the tokens of strict JSON text. */
+class Collector implements JsonVisitor {
+  readonly list = new TokenList();
   private readonly text: string;
 
   constructor(text: string) {
@@ -20,15 +41,55 @@ class TokenCollector implements JsonVisitor {
   literal(): void {}
 
   key(key: string): void {
-    this.tokens.push('s' + key);
+    this.list.string(key);
   }
 
   string(start: number, end: number): void {
-    this.tokens.push('s' + decodeString(this.text, start, end));
+    this.list.string(decodeString(this.text, start, end));
   }
 
   number(start: number, end: number): void {
-    this.tokens.push('n' + this.text.slice(start, end));
+    this.list.number(this.text.slice(start, end));
+  }
+}
+
+/** Compares the tokens of strict JSON text with a list as the scanner reports them, mostly without copying. */
+class Matcher implements JsonVisitor {
+  next = 0;
+  same = true;
+  private readonly text: string;
+  private readonly expected: TokenList;
+
+  constructor(text: string, expected: TokenList) {
+    this.text = text;
+    this.expected = expected;
+  }
+
+  open(): void {}
+  close(): void {}
+  literal(): void {}
+
+  key(key: string): void {
+    const k = this.next++;
+    if (this.expected.kinds[k] !== STRING || this.expected.values[k] !== key) this.same = false;
+  }
+
+  string(start: number, end: number): void {
+    const k = this.next++;
+    const value = this.expected.values[k];
+    if (this.expected.kinds[k] !== STRING || value === undefined) {
+      this.same = false;
+    } else if (value.indexOf('\\') === -1 && value.length === end - start - 2 && this.text.startsWith(value, start + 1)) {
+      // The raw text equals a value without backslashes, so it has no escape: same value.
+    } else if (decodeString(this.text, start, end) !== value) {
+      this.same = false;
+    }
+  }
+
+  number(start: number, end: number): void {
+    const k = this.next++;
+    const literal = this.expected.values[k];
+    if (this.expected.kinds[k] !== NUMBER || literal === undefined || literal.length !== end - start || !this.text.startsWith(literal, start)) this.same = false;
   }
 }
 
@@ -37,10 +98,10 @@ class TokenCollector implements JsonVisitor {
  *
  * @throws {ArgsParseError} When `text` is not strict JSON.
  */
-export function tokensOf(text: string): string[] {
-  const collector = new TokenCollector(text);
+export function tokensOf(text: string): TokenList {
+  const collector = new Collector(text);
   scanJson(text, collector);
-  return collector.tokens;
+  return collector.list;
 }
 
 /**
@@ -48,8 +109,10 @@ export function tokensOf(text: string): string[] {
  *
  * @throws {ArgsParseError} When the repair lost, added, reordered or altered a token.
  */
-export function checkTokensKept(repaired: string, expected: readonly string[]): void {
-  const got = tokensOf(repaired);
-  const differs = got.length !== expected.length || got.some((token, i) => token !== expected[i]);
-  if (differs) throw new ArgsParseError('the repair would not keep every string and number of the text; refused');
+export function checkTokensKept(repaired: string, expected: TokenList): void {
+  const matcher = new Matcher(repaired, expected);
+  scanJson(repaired, matcher);
+  if (!matcher.same || matcher.next !== expected.values.length) {
+    throw new ArgsParseError('the repair would not keep every string and number of the text; refused');
+  }
 }

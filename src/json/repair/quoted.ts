@@ -12,9 +12,13 @@ export interface QuotedString {
   readonly value: string;
   /** True when it was not written with JSON's double quotes and must be rewritten. */
   readonly requoted: boolean;
+  /** True when the value holds nothing JSON must escape, so `"value"` is its JSON text. */
+  readonly simple?: boolean;
 }
 
 const STRING = /"[^"\\\u0000-\u001f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\u0000-\u001f]*)*"/y;
+/** A single-quoted string with no escape, double quote or control character. */
+const SIMPLE_SINGLE = /'[^'"\\\u0000-\u001f]*'/y;
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 const HEX_PREFIX = /^[0-9a-fA-F]{0,3}$/;
 
@@ -24,6 +28,14 @@ const CLOSING: Readonly<Record<string, string>> = {
   "'": "'",
   '\u201c': '\u201d',
   '\u2018': '\u2019',
+};
+
+/** Per closing quote: a run of characters that neither close the string, escape, nor are control characters. */
+const PLAIN_RUN: Readonly<Record<string, RegExp>> = {
+  '"': /[^"\\\u0000-\u001f]*/y,
+  "'": /[^'\\\u0000-\u001f]*/y,
+  '\u201d': /[^\u201d\\\u0000-\u001f]*/y,
+  '\u2019': /[^\u2019\\\u0000-\u001f]*/y,
 };
 
 const ESCAPES: Readonly<Record<string, string>> = {
@@ -42,19 +54,24 @@ export function readQuoted(source: Source, at: number): QuotedString {
     STRING.lastIndex = at;
     if (STRING.test(body)) return { end: STRING.lastIndex, value: decodeString(body, at, STRING.lastIndex), requoted: false };
   }
+  SIMPLE_SINGLE.lastIndex = at;
+  if (SIMPLE_SINGLE.test(body)) {
+    const end = SIMPLE_SINGLE.lastIndex;
+    return { end, value: body.slice(at + 1, end - 1), requoted: true, simple: true };
+  }
   const close = CLOSING[body[at]!]!;
+  const plain = PLAIN_RUN[close]!;
   let value = '';
   let run = at + 1;
   for (let i = at + 1; ; ) {
+    plain.lastIndex = i;
+    plain.test(body);
+    i = plain.lastIndex;
     if (i >= body.length) source.cut(i, 'the text ends inside a string');
     const char = body[i]!;
     if (char === close) return { end: i + 1, value: value + body.slice(run, i), requoted: close !== '"' };
     const code = char.charCodeAt(0);
     if (code < 0x20) source.fail(i, `Invalid character U+${code.toString(16).padStart(4, '0').toUpperCase()} in a string`);
-    if (char !== '\\') {
-      i++;
-      continue;
-    }
     value += body.slice(run, i);
     const next = body[i + 1];
     if (next === undefined) source.cut(i, 'the text ends inside an escape');

@@ -8,12 +8,13 @@
 import type { Edit } from './edits.js';
 import { opensString, readQuoted } from './quoted.js';
 import { Source } from './source.js';
+import { TokenList } from './preserve.js';
 
 /** What the reader found: the edits to make and every string and number token, in order. */
 export interface Reading {
   readonly edits: Edit[];
-  /** `s` + the decoded value of each string (keys included), `n` + the literal of each number. */
-  readonly tokens: string[];
+  /** The decoded value of each string (keys included) and the literal of each number. */
+  readonly tokens: TokenList;
   /** The decoded value when the whole text is one string (arguments possibly double-encoded). */
   readonly rootString: string | undefined;
 }
@@ -73,7 +74,7 @@ export function readTolerant(text: string): Reading {
 }
 
 class Reader {
-  readonly tokens: string[] = [];
+  readonly tokens: TokenList = new TokenList();
   rootString: string | undefined;
   private readonly source: Source;
   private readonly body: string;
@@ -149,14 +150,14 @@ class Reader {
     if (at >= body.length) source.cut(at, 'the text ends where a key must follow');
     if (opensString(body, at)) {
       const string = this.string(at);
-      this.tokens.push('s' + string);
+      this.tokens.string(string);
     } else {
       WORD.lastIndex = at;
       if (!WORD.test(body)) source.fail(at, `Expected an object key but got ${source.describe(at)}`);
       const end = WORD.lastIndex;
       const key = body.slice(at, end);
       this.edit(at, end, JSON.stringify(key), 'unquoted-key');
-      this.tokens.push('s' + key);
+      this.tokens.string(key);
       this.i = end;
     }
     this.skip();
@@ -172,7 +173,7 @@ class Reader {
     const at = this.i;
     if (opensString(body, at)) {
       const value = this.string(at);
-      this.tokens.push('s' + value);
+      this.tokens.string(value);
       if (root) this.rootString = value;
       return;
     }
@@ -187,10 +188,11 @@ class Reader {
       }
       const end = NUMBER.lastIndex;
       NUMBER_TAIL.lastIndex = end;
-      if (end < body.length && NUMBER_TAIL.test(body) && NUMBER_TAIL.lastIndex === body.length && NUMBER_TAIL.lastIndex > end) {
+      const next = body.charCodeAt(end);
+      if ((next === 0x2e || next === 0x65 || next === 0x45) && NUMBER_TAIL.test(body) && NUMBER_TAIL.lastIndex === body.length && NUMBER_TAIL.lastIndex > end) {
         source.cut(end, 'the text ends inside a number');
       }
-      this.tokens.push('n' + body.slice(at, end));
+      this.tokens.number(body.slice(at, end));
       this.i = end;
       return;
     }
@@ -221,8 +223,8 @@ class Reader {
 
   /** Reads a string token at `at`, recording its requoting, and returns its value. */
   private string(at: number): string {
-    const { end, value, requoted } = readQuoted(this.source, at);
-    if (requoted) this.edit(at, end, JSON.stringify(value), 'quotes');
+    const { end, value, requoted, simple } = readQuoted(this.source, at);
+    if (requoted) this.edit(at, end, simple === true ? `"${value}"` : JSON.stringify(value), 'quotes');
     this.i = end;
     return value;
   }
