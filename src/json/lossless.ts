@@ -31,7 +31,7 @@ export { LosslessNumber, isLosslessNumber };
  */
 export function parseArgs(text: string, options?: ParseArgsOptions): unknown {
   if (typeof text !== 'string') throw new ArgsParseError(`expected a string, got ${describe(text)}`);
-  if (options?.repair === true) return parseRepaired(text, { blankAsObject: true, unwrapObjectText: true }).value;
+  if (options?.repair === true) return parseRepaired(text, () => ALLOW_ALL).value;
   const builder = new Builder(text);
   scanJson(text, builder);
   return builder.root;
@@ -50,23 +50,34 @@ export interface RepairedParse {
   readonly changes: readonly SyntaxChange[];
 }
 
+/** Which schema-dependent repairs `parseRepaired` may make. */
+export interface AllowedRepairs {
+  /** Blank text reads as `{}`. */
+  readonly blankAsObject: boolean;
+  /** A string holding an object's text reads as that object. */
+  readonly unwrapObjectText: boolean;
+}
+
+const ALLOW_ALL: AllowedRepairs = { blankAsObject: true, unwrapObjectText: true };
+
 /**
- * Parses `text` strictly, and only when that fails (or it is a string holding an object's text,
- * with `unwrapObjectText`) repairs its syntax and parses the repair. Valid JSON costs one parse.
+ * Parses `text` strictly, and only when that fails (or it is a string that may hold an object's
+ * text) repairs its syntax and parses the repair. Valid JSON costs one parse; `allowed` is asked
+ * only when a repair is in question.
  *
  * @throws {ArgsParseError} As `repairJsonText`, or the strict error when blank text may not be `{}`.
  */
-export function parseRepaired(text: string, allow: { readonly blankAsObject: boolean; readonly unwrapObjectText: boolean }): RepairedParse {
+export function parseRepaired(text: string, allowed: () => AllowedRepairs): RepairedParse {
   let value: unknown;
   try {
     value = parseArgs(text);
   } catch (error) {
     const repaired = repairJsonText(text);
     const blank = repaired.changes.some((change) => change.rule === 'empty-arguments');
-    if (repaired.text === text || (blank && !allow.blankAsObject)) throw error;
+    if (repaired.text === text || (blank && !allowed().blankAsObject)) throw error;
     return { value: parseArgs(repaired.text), text: repaired.text, changes: repaired.changes };
   }
-  if (typeof value === 'string' && allow.unwrapObjectText) {
+  if (typeof value === 'string' && allowed().unwrapObjectText) {
     const repaired = repairJsonText(text);
     if (repaired.text !== text) return { value: parseArgs(repaired.text), text: repaired.text, changes: repaired.changes };
   }

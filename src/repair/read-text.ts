@@ -23,8 +23,10 @@ export function readArgsText(text: string, schema: unknown, syntax: boolean): Re
       throw (error instanceof ArgsParseError ? truncationOf(text) : undefined) ?? error;
     }
   }
-  const root = planOrNull(schema);
-  const mask = root === null ? ALL_TYPES : root.accept;
-  const object = (mask & TYPE_BITS.object) !== 0;
-  return parseRepaired(text, { blankAsObject: object, unwrapObjectText: object && (mask & TYPE_BITS.string) === 0 });
+  return parseRepaired(text, () => {
+    const root = planOrNull(schema);
+    const mask = root === null ? ALL_TYPES : root.accept;
+    const object = (mask & TYPE_BITS.object) !== 0;
+    return { blankAsObject: object, unwrapObjectText: object && (mask & TYPE_BITS.string) === 0 };
+  });
 }
