@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { repairToolInput } from '../src/ai.js';
+import { withArgCoercion } from '../src/mcp.js';
 import { runCli } from './_helpers/run.js';
 
 const SCHEMA = '{"properties":{"path":{"type":"string"},"recursive":{"type":"boolean"},"depth":{"type":"integer"}}}';
@@ -34,5 +35,24 @@ describe('syntax repair at the text entries', () => {
     expect(repairToolInput("{'path': 'src', 'recursive': False}", schema)).toBe('{"path": "src", "recursive": false}');
     expect(repairToolInput('```\n{"path": "src"}\n```', schema)).toBe('{"path": "src"}');
     expect(repairToolInput('{"path": "src", "depth": 1', schema)).toBeUndefined();
+  });
+
+  test('MCP client adapter: arguments given as text are repaired, a cut-off text is not sent', async () => {
+    const sent: unknown[] = [];
+    const fake = {
+      listTools: async () => ({ tools: [{ name: 'ls', inputSchema: JSON.parse(SCHEMA) as unknown }] }),
+      callTool: async (params: unknown) => {
+        sent.push(params);
+        return { content: [] };
+      },
+      setNotificationHandler: () => undefined,
+    };
+    const client = withArgCoercion(fake as never, { lenient: true }) as unknown as typeof fake;
+    await client.callTool({ name: 'ls', arguments: "{'path': 'src', 'recursive': True}" });
+    expect(sent).toEqual([{ name: 'ls', arguments: { path: 'src', recursive: true } }]);
+    const result = (await client.callTool({ name: 'ls', arguments: '{"path": "sr' })) as { isError?: boolean; content: { text: string }[] };
+    expect(sent).toHaveLength(1);
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toContain('most likely at the output-token limit');
   });
 });
