@@ -63,7 +63,7 @@ describe.each(files)('$file', ({ cases }) => {
 
 describe('model-facing messages', () => {
   test('a cut-off call asks for shorter arguments or smaller steps, and names the spot', () => {
-    const call = prepareToolCall('{"path": "a.txt", "content": "abc', { type: 'object' }, { toolName: 'write_file' });
+    const call = prepareToolCall('{"path": "a.txt", "content": "abc', { type: 'object' }, { toolName: 'write_file', lenient: true });
     expect(call.message).toBe(
       'Invalid parameters for tool "write_file": the arguments were cut off before they were complete ' +
         '(they end at line 1 column 34: the text ends inside a string), most likely at the output-token limit.\n' +
@@ -72,7 +72,7 @@ describe('model-facing messages', () => {
   });
 
   test('strict mode names a truncation too, and never repairs', () => {
-    expect(() => coerceArgsJson('{"limit": 100', { type: 'object' })).toThrow(/the arguments were cut off/);
+    expect(() => coerceArgsJson('{"limit": 100', { type: 'object' })).toThrow(/the arguments were cut off at line 1 column 14 \(position 13\): Unexpected end of input/);
     expect(() => coerceArgsJson("{'a': 1}", { type: 'object' })).toThrow(/invalid JSON/);
     expect(prepareToolCall('{"limit": 100', { type: 'object' }).message).toContain('output-token limit');
   });

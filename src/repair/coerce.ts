@@ -5,7 +5,7 @@ import type { IntegerRange } from '../json/numbers.js';
 import { planFor, planOrNull } from '../schema/plan.js';
 import { rewriteIntegerLiterals } from './text-path.js';
 import { ArgsParseError } from '../json/errors.js';
-import { truncationOf } from '../json/repair/repair.js';
+import { markTruncation } from '../json/repair/repair.js';
 import { readArgsText } from './read-text.js';
 import type { CoerceOptions, CoerceResult, Refusal } from './types.js';
 import { Session, walk } from './walk.js';
@@ -84,7 +84,7 @@ export function coerceArgsJson(text: string, schema: unknown, options?: CoerceOp
     try {
       rewritten = rewriteIntegerLiterals(text, planOrNull(schema), rangeOf(options?.integerRange));
     } catch (error) {
-      throw truncationOf(text) ?? error;
+      throw markTruncation(text, error);
     }
     if (rewritten !== undefined) return rewritten;
   }

@@ -3,9 +3,8 @@
  * the repairs the schema allows (blank text as `{}` only where the root accepts an object; a
  * string holding an object's text only where the root accepts an object and not a string).
  */
-import { ArgsParseError } from '../json/errors.js';
 import { parseArgs, parseRepaired, type RepairedParse } from '../json/lossless.js';
-import { truncationOf } from '../json/repair/repair.js';
+import { markTruncation } from '../json/repair/repair.js';
 import { ALL_TYPES, TYPE_BITS } from '../schema/keywords.js';
 import { planOrNull } from '../schema/plan.js';
 
@@ -20,7 +19,7 @@ export function readArgsText(text: string, schema: unknown, syntax: boolean): Re
     try {
       return { value: parseArgs(text), text, changes: [] };
     } catch (error) {
-      throw (error instanceof ArgsParseError ? truncationOf(text) : undefined) ?? error;
+      throw markTruncation(text, error);
     }
   }
   return parseRepaired(text, () => {

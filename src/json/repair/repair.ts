@@ -20,7 +20,6 @@ export interface SyntaxRepair {
 }
 
 const NONE: readonly SyntaxChange[] = Object.freeze([]);
-const OBJECT_TEXT = /^\s*\{[^]*\}\s*$/;
 
 /**
  * Repairs the syntax of argument text: a code fence, a byte-order mark, comments, trailing
@@ -49,7 +48,8 @@ export function repairJsonText(text: string): SyntaxRepair {
 
 /** The object a string's content is the text of (repaired once more), or `undefined`. */
 function unwrapObjectText(content: string): SyntaxRepair | undefined {
-  if (!OBJECT_TEXT.test(content)) return undefined;
+  const trimmed = content.trim();
+  if (trimmed[0] !== '{' || trimmed[trimmed.length - 1] !== '}') return undefined;
   try {
     const reading = readTolerant(content);
     if (reading.rootString !== undefined) return undefined;
@@ -72,4 +72,15 @@ export function truncationOf(text: string): ArgsParseError | undefined {
     if (error instanceof ArgsParseError && error.truncated) return error;
   }
   return undefined;
+}
+
+/**
+ * A strict parser's error on argument text, marked `truncated` (its reason and position kept)
+ * when the text was cut off; any other error as it is.
+ */
+export function markTruncation(text: string, error: unknown): unknown {
+  if (!(error instanceof ArgsParseError) || error.truncated || truncationOf(text) === undefined) return error;
+  const { position, line, column } = error;
+  const location = position === undefined || line === undefined || column === undefined ? undefined : { position, line, column };
+  return new ArgsParseError(error.reason, location, true);
 }
