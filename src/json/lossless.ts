@@ -18,7 +18,9 @@ export { LosslessNumber, isLosslessNumber };
  * identical duplicates collapse to one. Any depth of nesting is read.
  *
  * With `{ repair: true }`, text that is not JSON but has exactly one reading is repaired first
- * (see `repairJsonText`); cut-off text is refused with `truncated: true`, never completed.
+ * (a code fence, a BOM, comments, trailing commas, single and typographic quotes, unquoted keys,
+ * Python `True`/`False`/`None`, blank text as `{}`, a string holding an object's text); cut-off
+ * text is refused with `truncated: true`, never completed.
  *
  * @param text - JSON text, e.g. a model's tool-call `arguments` string.
  * @param options - `repair`: repair the syntax when strict parsing fails.
