@@ -21,6 +21,7 @@ import { renameUnambiguousKeys } from '../src/validate.js';
 import { compilePlan } from '../src/schema/plan.js';
 import { warpCoerceIntegerArgs } from './warp-port.js';
 import { corpusWorkloads, syntheticWorkloads, type Workload } from './workloads.js';
+import { syntaxRepair } from './repair.js';
 
 interface Row {
   readonly group: string;
@@ -256,6 +257,7 @@ async function main(): Promise<void> {
     await compileTimes(corpus);
   }
   await noIntegerPositions();
+  await syntaxRepair({ group, target, rowOf, repsFor });
   await nesting();
   await walkDepths();
   console.log('\ntargets');

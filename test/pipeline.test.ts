@@ -38,12 +38,12 @@ describe('prepareToolCall', () => {
   });
 
   test('text that is not JSON: not ok, a message with the position, no throw', () => {
-    const call = prepareToolCall('{"line": 5.0,', SCHEMA, { toolName: 'get_symbol_info' });
+    const call = prepareToolCall('{"line": 5.0,]', SCHEMA, { toolName: 'get_symbol_info' });
     expect(call.ok).toBe(false);
     expect(call.args).toBeUndefined();
-    expect(call.json).toBe('{"line": 5.0,');
+    expect(call.json).toBe('{"line": 5.0,]');
     expect(call.message).toBe(
-      'Invalid parameters for tool "get_symbol_info": the arguments are not valid JSON (at line 1 column 14: Unexpected end of input).\n' +
+      'Invalid parameters for tool "get_symbol_info": the arguments are not valid JSON (at line 1 column 14: Expected a quoted object key but got "]").\n' +
         'Send the arguments as one JSON object and call the tool again.',
     );
   });

@@ -9,6 +9,7 @@ import {
   ArgsParseError, coerceArgs, MissingPeerError, parseArgs, SchemaCoerceError, stringifyArgs, type ArgsValidator, type CoerceOptions, type IntegerRange,
 } from '../index.js';
 import { runProxy } from './proxy.js';
+import { readArgsText } from '../repair/read-text.js';
 import { loadValidateArgs } from './load-validator.js';
 
 const HELP = `Usage: schema-coerce --schema <file | inline JSON> [options] [args JSON | -]
@@ -19,7 +20,7 @@ Arguments come from the last operand, or from stdin when it is "-" or absent.
 
 Options:
   -s, --schema <file|json>   the tool's input schema: a file path, or inline JSON text
-  -l, --lenient              also convert strings, booleans, arrays and JSON text by type
+  -l, --lenient              also convert by type, fix enum case, repair syntax with one reading
   -r, --report               write each change and refusal to stderr as a JSON line
       --integer-range <r>    int64 (default), safe or unbounded
   -h, --help                 show this help
@@ -65,15 +66,19 @@ export async function main(argv: string[]): Promise<number> {
   const schema = readSchema(values.schema);
   const operand = positionals[0];
   const [label, text] = operand === undefined || operand === '-' ? ['args (stdin)', readStdin()] : ['args', operand];
-  const args = parseLabelled(text, label);
+  // Under --lenient, text with one reading is repaired (its repairs are reported first).
+  const read = values.lenient === true
+    ? parseLabelled(text, label, (raw) => readArgsText(raw, schema, true))
+    : { value: parseLabelled(text, label), text, changes: [] };
+  const args = read.value;
   const options: CoerceOptions = {
     lenient: values.lenient === true,
     ...(range === undefined ? {} : { integerRange: range }),
   };
   const { value, changes, refusals } = coerceArgs(args, schema, options);
-  const output = value === args ? text.trim() : stringifyArgs(value);
+  const output = value === args ? read.text.trim() : stringifyArgs(value);
   if (values.report) {
-    for (const change of changes) process.stderr.write(JSON.stringify({ type: 'change', ...change }) + '\n');
+    for (const change of [...read.changes, ...changes]) process.stderr.write(JSON.stringify({ type: 'change', ...change }) + '\n');
     for (const { value: refused, ...refusal } of refusals) {
       process.stderr.write(JSON.stringify({ type: 'refusal', ...refusal, value: stringifyArgs(refused) }) + '\n');
     }
@@ -165,9 +170,9 @@ function readSchema(operand: string): unknown {
   return toPlain(parseLabelled(text, `--schema ${operand}`));
 }
 
-function parseLabelled(text: string, label: string): unknown {
+function parseLabelled<T = unknown>(text: string, label: string, parse: (text: string) => T = parseArgs as (text: string) => T): T {
   try {
-    return parseArgs(text);
+    return parse(text);
   } catch (error) {
     if (error instanceof ArgsParseError) throw new UsageError(`${label}: ${error.detail}`);
     throw error;

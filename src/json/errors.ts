@@ -44,10 +44,13 @@ export class ArgsParseError extends SchemaCoerceError {
   readonly column: number | undefined;
   /** What is wrong, without the location (`Quoted object key expected but reached end of input`). */
   readonly reason: string;
+  /** The text ends where more must follow: it was cut off (most likely at an output-token limit). */
+  readonly truncated: boolean;
 
-  constructor(reason: string, location?: TextLocation) {
+  constructor(reason: string, location?: TextLocation, truncated = false) {
     const where = location ? ` at line ${location.line} column ${location.column} (position ${location.position})` : '';
-    super(`invalid JSON${where}: ${reason}`);
+    super(`${truncated ? 'the arguments were cut off' : 'invalid JSON'}${where}: ${reason}`);
+    this.truncated = truncated;
     this.name = 'ArgsParseError';
     this.reason = reason;
     this.position = location?.position;

@@ -8,6 +8,7 @@ import { hasOwn, isPlainObject, setOwn } from './objects.js';
 import { ArgsCycleError, ArgsParseError } from './errors.js';
 import { decodeString, fail, scanJson, type JsonVisitor } from './scanner.js';
 import { walkValues, type Container, type ValueVisitor } from './walk-values.js';
+import { repairJsonText, type SyntaxChange } from './repair/repair.js';
 
 export { LosslessNumber, isLosslessNumber };
 
@@ -17,17 +18,73 @@ export { LosslessNumber, isLosslessNumber };
  * Duplicate keys with different values are refused (servers disagree on which one wins);
  * identical duplicates collapse to one. Any depth of nesting is read.
  *
+ * With `{ repair: true }`, text that is not JSON but has exactly one reading is repaired first
+ * (a code fence, a BOM, comments, trailing commas, single and typographic quotes, unquoted keys,
+ * Python `True`/`False`/`None`, blank text as `{}`, a string holding an object's text); cut-off
+ * text is refused with `truncated: true`, never completed.
+ *
  * @param text - JSON text, e.g. a model's tool-call `arguments` string.
+ * @param options - `repair`: repair the syntax when strict parsing fails.
  * @returns The parsed value.
- * @throws {ArgsParseError} When `text` is not a string of valid JSON; the message names the position.
+ * @throws {ArgsParseError} When `text` is not a string of valid (or, with `repair`, repairable)
+ *   JSON; the message names the position.
  * @example
  * parseArgs('{"line":5.0}') // { line: LosslessNumber { value: '5.0' } }
+ * parseArgs("{'line': 5.0}", { repair: true }) // the same
  */
-export function parseArgs(text: string): unknown {
+export function parseArgs(text: string, options?: ParseArgsOptions): unknown {
   if (typeof text !== 'string') throw new ArgsParseError(`expected a string, got ${describe(text)}`);
+  if (options?.repair === true) return parseRepaired(text, () => ALLOW_ALL).value;
   const builder = new Builder(text);
   scanJson(text, builder);
   return builder.root;
+}
+
+/** Options of `parseArgs`. */
+export interface ParseArgsOptions {
+  /** Repair text that is not JSON but has exactly one reading; refuse cut-off text as `truncated`. */
+  readonly repair?: boolean;
+}
+
+/** A value parsed with syntax repair, the strict JSON text it was read from, and the repairs. */
+export interface RepairedParse {
+  readonly value: unknown;
+  readonly text: string;
+  readonly changes: readonly SyntaxChange[];
+}
+
+/** Which schema-dependent repairs `parseRepaired` may make. */
+export interface AllowedRepairs {
+  /** Blank text reads as `{}`. */
+  readonly blankAsObject: boolean;
+  /** A string holding an object's text reads as that object. */
+  readonly unwrapObjectText: boolean;
+}
+
+const ALLOW_ALL: AllowedRepairs = { blankAsObject: true, unwrapObjectText: true };
+
+/**
+ * Parses `text` strictly, and only when that fails (or it is a string that may hold an object's
+ * text) repairs its syntax and parses the repair. Valid JSON costs one parse; `allowed` is asked
+ * only when a repair is in question.
+ *
+ * @throws {ArgsParseError} As `repairJsonText`, or the strict error when blank text may not be `{}`.
+ */
+export function parseRepaired(text: string, allowed: () => AllowedRepairs): RepairedParse {
+  let value: unknown;
+  try {
+    value = parseArgs(text);
+  } catch (error) {
+    const repaired = repairJsonText(text);
+    const blank = repaired.changes.some((change) => change.rule === 'empty-arguments');
+    if (repaired.text === text || (blank && !allowed().blankAsObject)) throw error;
+    return { value: parseArgs(repaired.text), text: repaired.text, changes: repaired.changes };
+  }
+  if (typeof value === 'string' && allowed().unwrapObjectText) {
+    const repaired = repairJsonText(text);
+    if (repaired.text !== text) return { value: parseArgs(repaired.text), text: repaired.text, changes: repaired.changes };
+  }
+  return { value, text, changes: [] };
 }
 
 /** A repeated key whose value is still being read: compared with the first one when complete. */

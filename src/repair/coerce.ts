@@ -1,10 +1,12 @@
 /** The public coercion functions of the package root. */
 import { resolveRules } from './lenient.js';
-import { parseArgs, stringifyArgs } from '../json/lossless.js';
+import { stringifyArgs } from '../json/lossless.js';
 import type { IntegerRange } from '../json/numbers.js';
 import { hasWork, planFor, planOrNull } from '../schema/plan.js';
 import { rewriteLiterals } from './text-path.js';
 import { ArgsParseError } from '../json/errors.js';
+import { markTruncation } from '../json/repair/repair.js';
+import { readArgsText } from './read-text.js';
 import type { CoerceOptions, CoerceResult, Refusal } from './types.js';
 import { Coercion, walk } from './walk.js';
 
@@ -62,32 +64,51 @@ export function coerceIntegerArgs<T>(args: T, schema: unknown, options?: CoerceO
  * tokens at integer positions, and with `lenient` the scalars lenient rules convert, each written
  * as compact JSON) and copies every other byte as it is, white space included. When nothing
  * changes, the input string itself comes back. An object that repeats a key is read by the
- * object model instead, and then written back as compact JSON.
+ * object model instead, and then written back as compact JSON. Under the lenient `syntax` rule,
+ * text that is not JSON but has exactly one reading is repaired first (and a string holding the
+ * arguments object is unwrapped); cut-off text is refused as `truncated`, never completed.
  *
  * @param text - The raw arguments JSON, e.g. an OpenAI-style `arguments` string.
  * @param schema - The tool's input JSON Schema.
  * @param options - `integerRange` and `lenient`.
  * @returns The coerced JSON text.
- * @throws {ArgsParseError} When `text` is not JSON; nothing partial is returned.
+ * @throws {ArgsParseError} When `text` is not JSON (or not repairable); `truncated: true` when it
+ *   was cut off (it is never completed). Nothing partial is returned.
  * @example
  * coerceArgsJson('{"line":5.0,"column":1.0,"filePath":"server.go"}', schema)
  * // '{"line":5,"column":1,"filePath":"server.go"}'
  */
 export function coerceArgsJson(text: string, schema: unknown, options?: CoerceOptions): string {
   if (typeof text !== 'string') throw new ArgsParseError(`expected a string, got ${text === null ? 'null' : typeof text}`);
-  let rewritten: string | undefined;
-  try {
-    rewritten = rewriteLiterals(text, planOrNull(schema), rangeOf(options?.integerRange), resolveRules(options?.lenient));
-  } catch (error) {
-    if (error instanceof ArgsParseError) throw error;
-    // Reading the schema threw (a hostile getter or Proxy): the text stays as it is, if it is JSON.
-    parseArgs(text);
-    return text;
+  const rules = resolveRules(options?.lenient);
+  const syntax = rules !== null && rules.syntax;
+  // A root string may be double-encoded arguments: under `syntax` the repairing reader decides.
+  if (!syntax || !startsWithQuote(text)) {
+    let rewritten: string | undefined;
+    try {
+      rewritten = rewriteLiterals(text, planOrNull(schema), rangeOf(options?.integerRange), rules);
+    } catch (error) {
+      if (!(error instanceof ArgsParseError)) {
+        // Reading the schema threw (a hostile getter or Proxy): the text stays as it is, if it is JSON.
+        readArgsText(text, undefined, false);
+        return text;
+      }
+      if (!syntax) throw markTruncation(text, error);
+    }
+    if (rewritten !== undefined) return rewritten;
   }
-  if (rewritten !== undefined) return rewritten;
-  const parsed = parseArgs(text);
-  const { value } = coerceArgs(parsed, schema, options);
-  return value === parsed ? text : stringifyArgs(value);
+  const read = readArgsText(text, schema, syntax);
+  const { value } = coerceArgs(read.value, schema, options);
+  return value === read.value ? read.text : stringifyArgs(value);
+}
+
+/** True when the first character that is not JSON white space is a double quote. */
+function startsWithQuote(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code !== 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09) return code === 0x22;
+  }
+  return false;
 }
 
 /**

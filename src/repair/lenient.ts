@@ -24,6 +24,8 @@ export function resolveRules(lenient: boolean | LenientRules | undefined): Rules
     jsonText: given.jsonText !== false,
     nulls: given.nulls !== false,
     numbersToStrings: given.numbersToStrings !== false,
+    syntax: given.syntax !== false,
+    enumCase: given.enumCase !== false,
   };
 }
 
@@ -35,8 +37,8 @@ export interface LenientContext {
   readonly range: IntegerRange;
   /** Records a change at the current path. */
   change(from: unknown, to: unknown, rule: ChangeRule): void;
-  /** Records a refusal at the current path. */
-  refuse(value: unknown, node: PlanNode, reason: RefusalReason): void;
+  /** Records a refusal at the current path; `values` lists the allowed values when they are known. */
+  refuse(value: unknown, node: PlanNode, reason: RefusalReason, values?: readonly string[]): void;
   /** Coerces `value` against `node` on its own, at the current path, reporting nothing here yet. */
   nest(value: unknown, node: PlanNode): CoerceResult;
   /** Adds the changes of a nested coercion whose conversion was taken. */
@@ -91,7 +93,8 @@ export function convertLeniently(value: unknown, node: PlanNode, rules: Rules, c
       ? parsedJsonText(trimmed, node, context)
       : undefined;
     if (parsed !== undefined) candidates.push(parsed);
-    else wrapInArray(value, node, rules, context, candidates);
+    // Text that opens like an array or object is never wrapped: `["['a']"]` would be a wrong value.
+    else if (trimmed[0] !== '[' && trimmed[0] !== '{') wrapInArray(value, node, rules, context, candidates);
   } else if (typeof value === 'number' || isLosslessNumber(value)) {
     const literal = typeof value === 'number' ? String(value) : value.value;
     if (rules.numbersToStrings && (mask & TYPE_BITS.string) !== 0 && isJsonNumberLiteral(literal)) {
@@ -139,7 +142,8 @@ function parsedJsonText(text: string, node: PlanNode, context: LenientContext): 
   if (text[0] !== '[' && text[0] !== '{') return undefined;
   let parsed: unknown;
   try {
-    parsed = parseArgs(text);
+    // Python-literal text (`['a', 'b']`, `{'dry': True}`) has one reading too.
+    parsed = parseArgs(text, { repair: true });
   } catch {
     return undefined;
   }

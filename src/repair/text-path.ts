@@ -12,6 +12,7 @@ import { restoreInteger, type IntegerRange } from '../json/numbers.js';
 import { accepts, TYPE_BITS } from '../schema/keywords.js';
 import { hasWork, WORK_INTEGER, WORK_LENIENT, type PlanNode } from '../schema/plan.js';
 import type { Rules } from './lenient.js';
+import { foldsEnumCase } from './enum-case.js';
 import { Coercion, decide } from './walk.js';
 
 /**
@@ -125,8 +126,10 @@ class LiteralRewriter implements JsonVisitor {
 
   string(start: number, end: number): void {
     const node = this.valueNode();
-    // A string where strings are accepted stays as it is (see `decide`): no need to decode it.
-    if (node === null || this.lenient === null || (node.accept & TYPE_BITS.string) !== 0) return;
+    // A string where strings are accepted stays as it is (see `decide`), unless the position
+    // restricts strings to enum members the `enumCase` rule may fold onto: no need to decode it.
+    if (node === null || this.lenient === null) return;
+    if ((node.accept & TYPE_BITS.string) !== 0 && !(this.lenient.rules?.enumCase === true && foldsEnumCase(node))) return;
     this.decideSpan(decodeString(this.text, start, end), node, start, end);
   }
 

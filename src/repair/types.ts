@@ -1,6 +1,7 @@
 /** Public types: options and the report of a coercion. */
 import type { JsonType } from '../schema/keywords.js';
 import type { IntegerRange } from '../json/numbers.js';
+import type { SyntaxRule } from '../json/repair/repair.js';
 
 export type { IntegerRange, JsonType };
 
@@ -20,6 +21,14 @@ export interface LenientRules {
   readonly nulls?: boolean;
   /** A number becomes its exact literal text where only strings are accepted (`4` → `"4"`). */
   readonly numbersToStrings?: boolean;
+  /**
+   * Text that is not strict JSON but has exactly one reading is repaired (code fence, BOM,
+   * comments, trailing commas, single and typographic quotes, unquoted keys, `True`/`False`/`None`,
+   * blank text as `{}`, double-encoded arguments); cut-off text is refused as `truncated`.
+   */
+  readonly syntax?: boolean;
+  /** A string that is no enum or const member but equals exactly one after trimming and case folding becomes it. */
+  readonly enumCase?: boolean;
 }
 
 /** Options of every coercion function. */
@@ -46,7 +55,11 @@ export type ChangeRule =
   | 'wrap-in-array'
   | 'json-text'
   /** An undeclared key renamed to the one declared name it matches (`renameUnambiguous`). */
-  | 'rename-key';
+  | 'rename-key'
+  /** A string changed to the one enum or const member it equals after trimming and case folding. */
+  | 'enum-case'
+  /** A syntax repair of the whole text (rule `syntax`), reported at path `""`. */
+  | SyntaxRule;
 
 /** One change: where, the JSON text before and after, and the rule that fired. */
 export interface Change {
@@ -85,8 +98,11 @@ export interface Refusal {
   /** The value, as it is (and stays). */
   readonly value: unknown;
   readonly reason: RefusalReason;
-  /** The JSON types the applicable schemas accept here. */
-  readonly expected: readonly JsonType[];
+  /**
+   * The JSON types the applicable schemas accept here; for a value no enum or const member
+   * matches (rule `enumCase`), the allowed values as JSON text (`"markdown"`).
+   */
+  readonly expected: readonly (JsonType | string)[];
   /** One plain-English sentence, fit to show a model or a log. */
   readonly message: string;
 }

@@ -6,6 +6,7 @@
 import { walkValues, type Container, type PathToken, type ValueVisitor } from '../json/walk-values.js';
 import { accepts, TYPE_BITS, typeNames } from '../schema/keywords.js';
 import { convertLeniently, type LenientContext, type Rules } from './lenient.js';
+import { foldEnumCase } from './enum-case.js';
 import { LosslessNumber, isLosslessNumber, stringifyArgs } from '../json/lossless.js';
 import { restoreInteger, type IntegerRange } from '../json/numbers.js';
 import { hasWork, WORK_INTEGER, WORK_LENIENT, type PlanNode } from '../schema/plan.js';
@@ -40,10 +41,10 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext {
     this.changes.push({ path: toPointer(this.path), from: textOf(from), to: textOf(to), rule });
   }
 
-  /** Records a refusal at the current path. */
-  refuse(value: unknown, node: PlanNode, reason: RefusalReason): void {
-    const expected = typeNames(node.accept);
-    const wanted = expected.length === 0 ? 'no value is accepted here' : `expected ${expected.join(' or ')}`;
+  /** Records a refusal at the current path; `values` lists the allowed values when they are known. */
+  refuse(value: unknown, node: PlanNode, reason: RefusalReason, values?: readonly string[]): void {
+    const expected = values ?? typeNames(node.accept);
+    const wanted = values !== undefined ? `expected one of ${values.join(', ')}` : expected.length === 0 ? 'no value is accepted here' : `expected ${expected.join(' or ')}`;
     const message = `${textOf(value)} at ${toPointer(this.path) || 'the root'} was left as it is: ${REASONS[reason]}; ${wanted}`;
     this.refusals.push({ path: toPointer(this.path), value, reason, expected, message });
   }
@@ -134,7 +135,9 @@ export function decide(value: unknown, node: PlanNode, coercion: Coercion): unkn
     }
     return value;
   }
-  if (accepts(node.accept, value)) return value;
+  if (accepts(node.accept, value)) {
+    return typeof value === 'string' && coercion.rules.enumCase ? foldEnumCase(value, node, coercion) : value;
+  }
   return convertLeniently(value, node, coercion.rules, coercion);
 }
 

@@ -1,7 +1,9 @@
 /** The one-call pipeline: parse, coerce, validate, and the texts to dispatch and to display. */
 import { coerceArgs } from '../repair/coerce.js';
 import { ArgsParseError, SchemaCoerceError } from '../json/errors.js';
-import { parseArgs, stringifyArgs } from '../json/lossless.js';
+import { stringifyArgs, type RepairedParse } from '../json/lossless.js';
+import { readArgsText } from '../repair/read-text.js';
+import { resolveRules } from '../repair/lenient.js';
 import { describeProblems, type ValidationIssue } from './message.js';
 import type { Change, CoerceOptions, Refusal } from '../repair/types.js';
 import { findUndeclaredKeys, renameUnambiguousKeys, type UndeclaredKey } from './undeclared.js';
@@ -71,7 +73,9 @@ export class InvalidArgsError extends SchemaCoerceError {
  * Parses (losslessly, if given text), renames unambiguous keys (opt-in), coerces, validates, and
  * produces the text to dispatch and the text to display from the same coerced value, so what a
  * user reads is what the server receives. With no schema, everything passes through unchanged
- * with `ok: true`. Never throws: text that is not JSON gives `ok: false` and a message.
+ * with `ok: true`. Never throws: text that is not JSON gives `ok: false` and a message; text cut
+ * off before it was complete (at the output-token limit) gives `ok: false` and a message saying so.
+ * Under the lenient `syntax` rule, text with one reading is repaired first and the repairs lead `changes`.
  *
  * @param argsOrText - The raw arguments text, or arguments already parsed.
  * @param schema - The tool's input JSON Schema; `undefined` or `null` when it is not known.
@@ -86,10 +90,13 @@ export function prepareToolCall(argsOrText: unknown, schema: unknown, options: P
   const { toolName } = options;
   const text = typeof argsOrText === 'string' ? argsOrText : undefined;
   let parsed: unknown = argsOrText;
+  let read: RepairedParse | undefined;
   if (text !== undefined) {
     try {
-      parsed = parseArgs(text);
+      read = readArgsText(text, schema, resolveRules(options.lenient)?.syntax === true);
+      parsed = read.value;
     } catch (error) {
+      if (error instanceof ArgsParseError && error.truncated) return finish(options, cutOff(toolName, text, error));
       const where = error instanceof ArgsParseError && error.line !== undefined ? `at line ${error.line} column ${error.column}: ` : '';
       const reason = error instanceof ArgsParseError ? error.reason : String(error);
       const message =
@@ -98,18 +105,19 @@ export function prepareToolCall(argsOrText: unknown, schema: unknown, options: P
       return finish(options, { ok: false, args: undefined, json: text, changes: [], refusals: [], errors: [], undeclared: [], message });
     }
   }
+  const syntax = read?.changes ?? [];
   if (schema === undefined || schema === null) {
-    const json = text ?? writable(parsed);
+    const json = read?.text ?? writable(parsed);
     if (json === undefined) return unwritable(options, parsed);
-    return finish(options, { ok: true, args: parsed, json, changes: [], refusals: [], errors: [], undeclared: [] });
+    return finish(options, { ok: true, args: parsed, json, changes: syntax, refusals: [], errors: [], undeclared: [] });
   }
 
   const renamed = options.renameUnambiguous === true ? renameUnambiguousKeys(parsed, schema) : { value: parsed, changes: [] };
   const coerced = coerceArgs(renamed.value, schema, options);
   const args = coerced.value;
-  const json = args === parsed && text !== undefined ? text : writable(args);
+  const json = args === parsed && read !== undefined ? read.text : writable(args);
   if (json === undefined) return unwritable(options, args);
-  const changes = [...renamed.changes, ...coerced.changes];
+  const changes = [...syntax, ...renamed.changes, ...coerced.changes];
   const rejectUndeclared = options.rejectUndeclared === true;
 
   let errors: readonly ValidationIssue[] = [];
@@ -143,6 +151,15 @@ function unwritable(options: PrepareOptions, args: unknown): PreparedCall {
   const { toolName } = options;
   const message = `Invalid parameters${toolName === undefined ? '' : ` for tool ${JSON.stringify(toolName)}`}: the arguments cannot be written as JSON (they contain themselves).`;
   return finish(options, { ok: false, args, json: '', changes: [], refusals: [], errors: [], undeclared: [], message });
+}
+
+/** The answer to arguments cut off before they were complete: never completed, never dispatched. */
+function cutOff(toolName: string | undefined, text: string, error: ArgsParseError): Omit<PreparedCall, 'display'> {
+  const where = error.line === undefined ? '' : ` (they end at line ${error.line} column ${error.column}: ${error.reason})`;
+  const message =
+    `Invalid parameters${toolName === undefined ? '' : ` for tool ${JSON.stringify(toolName)}`}: the arguments were cut off before they were complete${where}, most likely at the output-token limit.\n` +
+    'Nothing was run. Send shorter arguments, or do the work in smaller steps (for example, write a large file in several calls), and call the tool again.';
+  return { ok: false, args: undefined, json: text, changes: [], refusals: [], errors: [], undeclared: [], message };
 }
 
 function finish(options: PrepareOptions, call: Omit<PreparedCall, 'display'>): PreparedCall {

@@ -1,0 +1,270 @@
+/**
+ * The tolerant reader: reads a model's argument text once, checks that it has exactly one
+ * reading, and lists the edits that turn it into strict JSON, without applying any. It is the
+ * truncation detector too: a text that ends where more must follow (inside a string, an escape,
+ * a number, a literal, an array, an object, after a key or inside a code fence) is refused as cut
+ * off before anything is repaired, and never completed. Iterative: depth costs memory, not stack.
+ */
+import type { Edit } from './edits.js';
+import { opensString, readQuoted } from './quoted.js';
+import { Source } from './source.js';
+import { TokenList } from './preserve.js';
+
+/** What the reader found: the edits to make and every string and number token, in order. */
+export interface Reading {
+  readonly edits: Edit[];
+  /** The decoded value of each string (keys included) and the literal of each number. */
+  readonly tokens: TokenList;
+  /** The decoded value when the whole text is one string (arguments possibly double-encoded). */
+  readonly rootString: string | undefined;
+}
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const NUMBER_TAIL = /(?:\.\d*)?(?:[eE][+-]?\d*)?/y;
+const WORD = /[A-Za-z_$][\w$]*/y;
+const FENCE_OPEN = /[ \t\r\n]*```[\w.+-]*[ \t]*(?:\r?\n)?/y;
+const FENCE_TAIL = /^[ \t\r\n]*$/;
+
+const JSON_WORDS = ['true', 'false', 'null'];
+const PYTHON_WORDS: Readonly<Record<string, string>> = { True: 'true', False: 'false', None: 'null' };
+const REFUSED_WORDS = ['NaN', 'Infinity', 'undefined'];
+const ALL_WORDS = [...JSON_WORDS, ...Object.keys(PYTHON_WORDS), ...REFUSED_WORDS];
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+
+/**
+ * Reads `text` as one value in the tolerant grammar and returns the edits that make it strict
+ * JSON. Blank text (inside a fence or not) reads as `{}`.
+ *
+ * @throws {ArgsParseError} With `truncated: true` when the text was cut off; without it when the
+ *   text has no single reading (two values, `NaN`, prose around the arguments, …).
+ */
+export function readTolerant(text: string): Reading {
+  const edits: Edit[] = [];
+  let start = 0;
+  if (text.charCodeAt(0) === 0xfeff) {
+    edits.push({ start: 0, end: 1, to: '', rule: 'bom' });
+    start = 1;
+  }
+  let end = text.length;
+  FENCE_OPEN.lastIndex = start;
+  if (FENCE_OPEN.test(text)) {
+    const open = FENCE_OPEN.lastIndex;
+    const close = text.lastIndexOf('```');
+    const whole = new Source(text, 0, text.length);
+    if (close < open) whole.cut(text.length, 'the text ends inside a code fence');
+    if (!FENCE_TAIL.test(text.slice(close + 3))) whole.fail(close + 3, 'Unexpected text after the code fence');
+    edits.push({ start, end: open, to: '', rule: 'code-fence' });
+    end = close;
+    while (end > open && FENCE_TAIL.test(text[end - 1]!)) end--;
+    start = open;
+  }
+  const source = new Source(text, start, end);
+  const reader = new Reader(source, edits);
+  if (source.body.trim() === '') {
+    edits.push({ start: start, end, to: '{}', rule: 'empty-arguments' });
+  } else {
+    reader.read();
+  }
+  if (end < text.length) edits.push({ start: end, end: text.length, to: '', rule: 'code-fence' });
+  // A trailing comma is recorded once the comments after it are: put the edits in text order.
+  edits.sort((a, b) => a.start - b.start);
+  return { edits, tokens: reader.tokens, rootString: reader.rootString };
+}
+
+class Reader {
+  readonly tokens: TokenList = new TokenList();
+  rootString: string | undefined;
+  private readonly source: Source;
+  private readonly body: string;
+  private readonly edits: Edit[];
+  private i = 0;
+
+  constructor(source: Source, edits: Edit[]) {
+    this.source = source;
+    this.body = source.body;
+    this.edits = edits;
+  }
+
+  read(): void {
+    const body = this.body;
+    const source: Source = this.source;
+    /** Per open container: true for an array. */
+    const open: boolean[] = [];
+    for (;;) {
+      this.skip();
+      if (this.i >= body.length) source.cut(this.i, open.length === 0 ? 'the text ends before any value' : 'the text ends where a value must follow');
+      const code = body.charCodeAt(this.i);
+      if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+        const isArray = code === OPEN_BRACKET;
+        this.i++;
+        this.skip();
+        if (body.charCodeAt(this.i) === (isArray ? 0x5d : 0x7d)) {
+          this.i++;
+        } else {
+          open.push(isArray);
+          if (!isArray) this.key();
+          continue;
+        }
+      } else {
+        const wasRoot = open.length === 0;
+        this.scalar(wasRoot);
+      }
+      // After a value: close containers, or move on to the next member.
+      for (;;) {
+        this.skip();
+        if (open.length === 0) {
+          if (this.i < body.length) this.after();
+          return;
+        }
+        if (this.i >= body.length) source.cut(this.i, `the text ends inside an ${open[open.length - 1] ? 'array' : 'object'}`);
+        const isArray = open[open.length - 1]!;
+        const closing = isArray ? 0x5d : 0x7d;
+        let next = body.charCodeAt(this.i);
+        if (next === 0x2c) {
+          const comma = this.i;
+          this.i++;
+          this.skip();
+          if (this.i >= body.length) source.cut(this.i, `the text ends inside an ${isArray ? 'array' : 'object'}`);
+          next = body.charCodeAt(this.i);
+          if (next !== closing) {
+            if (!isArray) this.key();
+            break;
+          }
+          this.edit(comma, comma + 1, '', 'trailing-comma');
+        }
+        if (next !== closing) source.fail(this.i, `Expected ',' or '${isArray ? ']' : '}'}' but got ${source.describe(this.i)}`);
+        open.pop();
+        this.i++;
+      }
+    }
+  }
+
+  /** Reads a key and its colon; the value follows. */
+  private key(): void {
+    const body = this.body;
+    const source: Source = this.source;
+    this.skip();
+    const at = this.i;
+    if (at >= body.length) source.cut(at, 'the text ends where a key must follow');
+    if (opensString(body, at)) {
+      const string = this.string(at);
+      this.tokens.string(string);
+    } else {
+      WORD.lastIndex = at;
+      if (!WORD.test(body)) source.fail(at, `Expected an object key but got ${source.describe(at)}`);
+      const end = WORD.lastIndex;
+      const key = body.slice(at, end);
+      this.edit(at, end, JSON.stringify(key), 'unquoted-key');
+      this.tokens.string(key);
+      this.i = end;
+    }
+    this.skip();
+    if (this.i >= body.length) source.cut(this.i, 'the text ends after a key');
+    if (body.charCodeAt(this.i) !== 0x3a) source.fail(this.i, `Expected ':' but got ${source.describe(this.i)}`);
+    this.i++;
+  }
+
+  /** Reads a string, number or literal at `this.i`. */
+  private scalar(root: boolean): void {
+    const body = this.body;
+    const source: Source = this.source;
+    const at = this.i;
+    if (opensString(body, at)) {
+      const value = this.string(at);
+      this.tokens.string(value);
+      if (root) this.rootString = value;
+      return;
+    }
+    const code = body.charCodeAt(at);
+    if (code === 0x2d || (code >= 0x30 && code <= 0x39)) {
+      NUMBER.lastIndex = at;
+      if (!NUMBER.test(body)) {
+        if (at + 1 >= body.length) source.cut(at, 'the text ends inside a number');
+        WORD.lastIndex = at + 1;
+        if (WORD.test(body)) this.word(at + 1, WORD.lastIndex);
+        source.fail(at, 'Invalid number');
+      }
+      const end = NUMBER.lastIndex;
+      NUMBER_TAIL.lastIndex = end;
+      const next = body.charCodeAt(end);
+      if ((next === 0x2e || next === 0x65 || next === 0x45) && NUMBER_TAIL.test(body) && NUMBER_TAIL.lastIndex === body.length && NUMBER_TAIL.lastIndex > end) {
+        source.cut(end, 'the text ends inside a number');
+      }
+      this.tokens.number(body.slice(at, end));
+      this.i = end;
+      return;
+    }
+    WORD.lastIndex = at;
+    if (!WORD.test(body)) source.fail(at, `Unexpected character ${source.describe(at)}`);
+    this.word(at, WORD.lastIndex);
+  }
+
+  /** A bare word where a value must be: a literal, a Python literal, or a refusal. */
+  private word(at: number, end: number): void {
+    const body = this.body;
+    const source: Source = this.source;
+    const word = body.slice(at, end);
+    if (JSON_WORDS.includes(word)) {
+      this.i = end;
+      return;
+    }
+    const python = PYTHON_WORDS[word];
+    if (python !== undefined) {
+      this.edit(at, end, python, 'python-literal');
+      this.i = end;
+      return;
+    }
+    if (REFUSED_WORDS.includes(word)) source.fail(at, `${word} is not a JSON value and has no JSON spelling`);
+    if (end >= body.length && ALL_WORDS.some((known) => known.startsWith(word))) source.cut(at, 'the text ends inside a literal');
+    source.fail(at, `Unexpected text ${JSON.stringify(word.length > 20 ? `${word.slice(0, 20)}…` : word)} where a value must be`);
+  }
+
+  /** Reads a string token at `at`, recording its requoting, and returns its value. */
+  private string(at: number): string {
+    const { end, value, requoted, simple } = readQuoted(this.source, at);
+    if (requoted) this.edit(at, end, simple === true ? `"${value}"` : JSON.stringify(value), 'quotes');
+    this.i = end;
+    return value;
+  }
+
+  /** Refuses what follows a complete value: another value, or prose. */
+  private after(): never {
+    const { body, i } = this;
+    const source: Source = this.source;
+    const code = body.charCodeAt(i);
+    if (code === OPEN_BRACE || code === OPEN_BRACKET || opensString(body, i)) {
+      source.fail(i, 'a second value follows the first one (two values back to back)');
+    }
+    source.fail(i, `Unexpected ${source.describe(i)} after the arguments`);
+  }
+
+  /** Skips white space and comments (recording the comments). */
+  private skip(): void {
+    const body = this.body;
+    for (;;) {
+      const code = body.charCodeAt(this.i);
+      if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) {
+        this.i++;
+      } else if (code === 0x2f && body.charCodeAt(this.i + 1) === 0x2f) {
+        const newline = body.indexOf('\n', this.i);
+        const end = newline === -1 ? body.length : newline;
+        this.edit(this.i, end, '', 'comment');
+        this.i = end;
+      } else if (code === 0x2f && body.charCodeAt(this.i + 1) === 0x2a) {
+        const close = body.indexOf('*/', this.i + 2);
+        if (close === -1) this.source.cut(this.i, 'the text ends inside a comment');
+        this.edit(this.i, close + 2, '', 'comment');
+        this.i = close + 2;
+      } else {
+        return;
+      }
+    }
+  }
+
+  private edit(start: number, end: number, to: string, rule: Edit['rule']): void {
+    const offset = this.source.offset;
+    this.edits.push({ start: offset + start, end: offset + end, to, rule });
+  }
+}

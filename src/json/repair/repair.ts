@@ -1,0 +1,86 @@
+/**
+ * Syntax repair: a model's argument text in, strict JSON text and the list of repairs out, or a
+ * typed refusal. Only texts with exactly one reading are repaired; a cut-off text is refused as
+ * truncated before anything is repaired, and every repair is checked to keep every string and
+ * number token of the input, in order.
+ */
+import { applyEdits, summarizeEdits, type SyntaxChange } from './edits.js';
+import { checkTokensKept } from './preserve.js';
+import { readTolerant } from './reader.js';
+import { ArgsParseError } from '../errors.js';
+
+export type { SyntaxChange, SyntaxRule } from './edits.js';
+
+/** Strict JSON text made from a model's text, and what was repaired to make it. */
+export interface SyntaxRepair {
+  /** Strict JSON: the input itself when it already was and nothing was unwrapped. */
+  readonly text: string;
+  /** One change per rule that fired, at path `""`, in the order the rules first fired. */
+  readonly changes: readonly SyntaxChange[];
+}
+
+const NONE: readonly SyntaxChange[] = Object.freeze([]);
+
+/**
+ * Repairs the syntax of argument text: a code fence, a byte-order mark, comments, trailing
+ * commas, single and typographic quotes, unquoted keys, Python `True`/`False`/`None`, blank text
+ * (`{}`), and an object's text double-encoded as a JSON string. Valid JSON comes back as the very
+ * same string (unless it is a string holding an object's text).
+ *
+ * @param text - The arguments as the model wrote them.
+ * @returns `{ text, changes }`.
+ * @throws {ArgsParseError} With `truncated: true` when the text was cut off (it is never
+ *   completed); without it when the text has no single reading: two values back to back, `NaN`,
+ *   `Infinity`, `undefined`, prose around the arguments other than a code fence.
+ * @example
+ * repairJsonText("{'path': 'a.py', 'recursive': True}").text // '{"path": "a.py", "recursive": true}'
+ */
+export function repairJsonText(text: string): SyntaxRepair {
+  const reading = readTolerant(text);
+  const repaired = applyEdits(text, reading.edits);
+  if (repaired !== text) checkTokensKept(repaired, reading.tokens);
+  const changes = reading.edits.length === 0 ? NONE : summarizeEdits(text, reading.edits);
+  const inner = reading.rootString === undefined ? undefined : unwrapObjectText(reading.rootString);
+  if (inner === undefined) return { text: repaired, changes };
+  const unwrapped: SyntaxChange = { path: '', from: repaired, to: inner.text, rule: 'double-encoded' };
+  return { text: inner.text, changes: [...changes, unwrapped, ...inner.changes] };
+}
+
+/** The object a string's content is the text of (repaired once more), or `undefined`. */
+function unwrapObjectText(content: string): SyntaxRepair | undefined {
+  const trimmed = content.trim();
+  if (trimmed[0] !== '{' || trimmed[trimmed.length - 1] !== '}') return undefined;
+  try {
+    const reading = readTolerant(content);
+    if (reading.rootString !== undefined) return undefined;
+    const repaired = applyEdits(content, reading.edits);
+    checkTokensKept(repaired, reading.tokens);
+    return { text: repaired, changes: reading.edits.length === 0 ? NONE : summarizeEdits(content, reading.edits) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The truncation verdict on a text that strict parsing refused: the cut-off error when the text
+ * ends where more must follow, else `undefined`.
+ */
+export function truncationOf(text: string): ArgsParseError | undefined {
+  try {
+    readTolerant(text);
+  } catch (error) {
+    if (error instanceof ArgsParseError && error.truncated) return error;
+  }
+  return undefined;
+}
+
+/**
+ * A strict parser's error on argument text, marked `truncated` (its reason and position kept)
+ * when the text was cut off; any other error as it is.
+ */
+export function markTruncation(text: string, error: unknown): unknown {
+  if (!(error instanceof ArgsParseError) || error.truncated || truncationOf(text) === undefined) return error;
+  const { position, line, column } = error;
+  const location = position === undefined || line === undefined || column === undefined ? undefined : { position, line, column };
+  return new ArgsParseError(error.reason, location, true);
+}

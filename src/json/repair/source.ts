@@ -1,0 +1,36 @@
+/**
+ * The text a syntax repair reads: the part inside any code fence, with its offset in the input,
+ * so every error names its position in the text the caller gave.
+ */
+import { ArgsParseError, locate } from '../errors.js';
+
+/** The body being read and where it sits in the original text. */
+export class Source {
+  /** The text between the envelope (byte-order mark, code fence) and the end. */
+  readonly body: string;
+  /** The text as given. */
+  readonly original: string;
+  /** Where `body` starts in `original`. */
+  readonly offset: number;
+
+  constructor(original: string, offset: number, end: number) {
+    this.original = original;
+    this.offset = offset;
+    this.body = offset === 0 && end === original.length ? original : original.slice(offset, end);
+  }
+
+  /** Throws: the text is not JSON that can be repaired with one reading. */
+  fail(at: number, reason: string): never {
+    throw new ArgsParseError(reason, locate(this.original, this.offset + at));
+  }
+
+  /** Throws: the text ends where more must follow. */
+  cut(at: number, reason: string): never {
+    throw new ArgsParseError(reason, locate(this.original, this.offset + at), true);
+  }
+
+  /** A short description of the character at `at`, for messages. */
+  describe(at: number): string {
+    return at >= this.body.length ? 'end of input' : JSON.stringify(this.body[at]);
+  }
+}

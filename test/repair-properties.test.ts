@@ -1,0 +1,81 @@
+/**
+ * Properties of syntax repair (fast-check, fixed seed as in properties.test.ts): valid JSON is
+ * returned byte for byte, a Python repr repairs to its value, and every proper prefix of an
+ * object's text is refused as cut off.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { ArgsParseError, coerceArgsJson, parseArgs, prepareToolCall, stringifyArgs } from '../src/index.js';
+import { repairJsonText } from '../src/json/repair/repair.js';
+
+const seed = Number(process.env['FC_SEED'] ?? 20261129);
+const numRuns = Number(process.env['FC_RUNS'] ?? 300);
+
+/** Arguments: an object (or, now and then, an array) of any JSON values. */
+const argsArbitrary = fc.oneof(
+  { arbitrary: fc.dictionary(fc.string(), fc.jsonValue()), weight: 4 },
+  { arbitrary: fc.array(fc.jsonValue()), weight: 1 },
+);
+const indent = fc.constantFrom(undefined, 0, 2, '\t');
+
+/** A Python-style string literal: single quotes unless the text has an apostrophe and no double quote. */
+function pyString(text: string): string {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const char of text) {
+    const code = char.charCodeAt(0);
+    if (char === '\\' || char === quote) out += '\\' + char;
+    else if (code < 0x20) out += '\\u' + code.toString(16).padStart(4, '0');
+    else out += char;
+  }
+  return out + quote;
+}
+
+/** The Python repr of a JSON value: single-quoted strings, `True`/`False`/`None`, `, ` and `: `. */
+function pyRepr(value: unknown): string {
+  if (value === null) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (typeof value === 'number') return JSON.stringify(value);
+  if (typeof value === 'string') return pyString(value);
+  if (Array.isArray(value)) return '[' + value.map(pyRepr).join(', ') + ']';
+  return '{' + Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pyString(k)}: ${pyRepr(v)}`).join(', ') + '}';
+}
+
+describe(`syntax repair properties (seed ${seed}, ${numRuns} runs each)`, () => {
+  test('valid JSON text comes back byte-identical in repair mode', () => {
+    fc.assert(fc.property(argsArbitrary, indent, (args, space) => {
+      const text = JSON.stringify(args, null, space);
+      const repaired = repairJsonText(text);
+      expect(repaired.text).toBe(text);
+      expect(repaired.changes).toEqual([]);
+      expect(coerceArgsJson(text, { type: ['object', 'array'] }, { lenient: true })).toBe(text);
+      expect(prepareToolCall(text, { type: ['object', 'array'] }, { lenient: true }).json).toBe(text);
+    }), { seed, numRuns });
+  });
+
+  test('the Python repr of any generated value repairs to that value', () => {
+    fc.assert(fc.property(argsArbitrary, (args) => {
+      const repr = pyRepr(args);
+      expect(stringifyArgs(parseArgs(repr, { repair: true }))).toBe(JSON.stringify(args));
+    }), { seed, numRuns });
+  });
+
+  test('every proper prefix of an object text is refused as cut off', () => {
+    const objects = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 5 });
+    fc.assert(fc.property(objects, indent, fc.boolean(), (args, space, python) => {
+      const text = python ? pyRepr(args) : JSON.stringify(args, null, space);
+      for (let end = 1; end < text.length; end++) {
+        const prefix = text.slice(0, end);
+        let thrown: unknown;
+        try {
+          repairJsonText(prefix);
+        } catch (error) {
+          thrown = error;
+        }
+        expect(thrown, prefix).toBeInstanceOf(ArgsParseError);
+        expect((thrown as ArgsParseError).truncated, prefix).toBe(true);
+      }
+    }), { seed, numRuns: Math.ceil(numRuns / 5) });
+  });
+});
