@@ -2,15 +2,12 @@ import { expect, test } from 'vitest';
 import { coerceArgs, coerceArgsJson, parseArgs, stringifyArgs } from '../src/index.js';
 
 // Lenient mode on the text path: only the spans that change are rewritten, every other byte kept.
+const typed = (type: string) => ({ type });
 const schema = {
   type: 'object',
   properties: {
-    page: { type: 'integer' },
-    deleted: { type: 'boolean' },
-    tags: { type: 'array', items: { type: 'string' } },
-    ids: { type: 'array', items: { type: 'integer' } },
-    note: { type: 'string' },
-    ratio: { type: 'number' },
+    page: typed('integer'), deleted: typed('boolean'), note: typed('string'), ratio: typed('number'),
+    tags: { type: 'array', items: typed('string') }, ids: { type: 'array', items: typed('integer') },
   },
 };
 
