@@ -8,7 +8,8 @@ import { parseArgs as parseCommandLine } from 'node:util';
 import { coerceArgs } from '../repair/coerce.js';
 import { ArgsParseError } from '../json/errors.js';
 import { parseArgs, stringifyArgs } from '../json/lossless.js';
-import { runProxy } from './proxy.js';
+import { runProxy } from './proxy/process.js';
+import { stdioUpstream } from './proxy/stdio-upstream.js';
 import { loadValidateArgs } from './load-validator.js';
 import type { ArgsValidator } from '../report/pipeline.js';
 import type { CoerceOptions, IntegerRange } from '../repair/types.js';
@@ -110,7 +111,7 @@ async function proxy(argv: string[]): Promise<number> {
       throw new UsageError(`proxy: --validate ${error instanceof Error ? error.message.replace('[schema-coerce] validation ', '') : String(error)}`);
     }
   }
-  return runProxy(command, {
+  return runProxy(stdioUpstream(command), {
     lenient: values.lenient === true,
     ...(validator === undefined ? {} : { validator }),
     rejectUndeclared: values['reject-undeclared'] === true,
