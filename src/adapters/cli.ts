@@ -10,12 +10,15 @@ import { ArgsParseError } from '../json/errors.js';
 import { parseArgs, stringifyArgs } from '../json/lossless.js';
 import { runProxy } from './proxy/process.js';
 import { stdioUpstream } from './proxy/stdio-upstream.js';
+import { httpUpstream } from './proxy/http-upstream.js';
+import type { Connect } from './proxy/upstream.js';
 import { loadValidateArgs } from './load-validator.js';
 import type { ArgsValidator } from '../report/pipeline.js';
 import type { CoerceOptions, IntegerRange } from '../repair/types.js';
 
 const HELP = `Usage: schema-coerce --schema <file | inline JSON> [options] [args JSON | -]
        schema-coerce proxy [proxy options] -- <server command> [args…]
+       schema-coerce proxy [proxy options] --url <http(s) url> [--header 'Name: value']…
 
 Repairs tool-call arguments against the tool's JSON Schema and prints them on stdout.
 Arguments come from the last operand, or from stdin when it is "-" or absent.
@@ -35,6 +38,8 @@ Proxy options (repair every tool call a client sends to a stdio MCP server):
       --integer-range <r>    int64 (default), safe or unbounded
       --log <file>           append one JSON line per change, refusal and rejection
       --verbose              write the same lines to stderr
+      --url <url>            a Streamable HTTP server instead of a server command
+      --header 'Name: value' send this header to the --url server (repeatable)
 
 Exit status: 0 done, 2 bad input (the message names the file and position); the proxy exits
 with the server's status, or 127 when the server cannot be started.
@@ -96,12 +101,15 @@ async function proxy(argv: string[]): Promise<number> {
         'integer-range': { type: 'string' },
         log: { type: 'string' },
         verbose: { type: 'boolean' },
+        url: { type: 'string' },
+        header: { type: 'string', multiple: true },
       },
     }));
   } catch (error) {
     throw new UsageError(`proxy: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (command.length === 0) throw new UsageError('proxy: give the server command after --, e.g. schema-coerce proxy -- node server.js');
+  const upstream = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], command);
+  if (upstream === undefined && command.length === 0) throw new UsageError('proxy: give the server command after --, e.g. schema-coerce proxy -- node server.js');
   const range = checkRange(values['integer-range']);
   let validator: ArgsValidator | undefined;
   if (values.validate === true) {
@@ -111,7 +119,7 @@ async function proxy(argv: string[]): Promise<number> {
       throw new UsageError(`proxy: --validate ${error instanceof Error ? error.message.replace('[schema-coerce] validation ', '') : String(error)}`);
     }
   }
-  return runProxy(stdioUpstream(command), {
+  return runProxy(upstream ?? stdioUpstream(command), {
     lenient: values.lenient === true,
     ...(validator === undefined ? {} : { validator }),
     rejectUndeclared: values['reject-undeclared'] === true,
@@ -119,6 +127,26 @@ async function proxy(argv: string[]): Promise<number> {
     ...(values.log === undefined ? {} : { log: values.log }),
     ...(range === undefined ? {} : { integerRange: range }),
   });
+}
+
+/** The proxy's `--url` upstream, with its `--header`s; a server command may not be given too. */
+function httpTarget(url: string, headers: readonly string[], command: readonly string[]): Connect {
+  if (command.length > 0) throw new UsageError('proxy: give either --url or a server command after --, not both');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`proxy: --url ${JSON.stringify(url)} is not a URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`proxy: --url must be http or https, not ${parsed.protocol}`);
+  const fields: Record<string, string> = {};
+  for (const header of headers) {
+    const colon = header.indexOf(':');
+    const name = colon === -1 ? '' : header.slice(0, colon).trim();
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`proxy: --header ${JSON.stringify(header)} must be 'Name: value'`);
+    fields[name.toLowerCase()] = header.slice(colon + 1).trim();
+  }
+  return httpUpstream(parsed, fields);
 }
 
 function checkRange(range: string | undefined): IntegerRange | undefined {
