@@ -4,7 +4,7 @@
  * its latin1 image (one character per byte), so every position is a byte offset and the bytes
  * can be spliced exactly, whatever their encoding.
  */
-import { scanJson, type JsonVisitor } from '../../json/scanner.js';
+import { decodeString, scanJson, type JsonVisitor } from '../../json/scanner.js';
 
 /** A JSON-RPC id as a map key: the number or the decoded string. */
 export type MessageId = string | number;
@@ -52,7 +52,13 @@ export function utf8Of(latin1: string): string {
 
 /** Whether the latin1 image holds only ASCII, so it reads the same as UTF-8. */
 export function isAscii(latin1: string): boolean {
-  return !/[^\x00-\x7f]/.test(latin1);
+  return Buffer.byteLength(latin1, 'utf8') === latin1.length;
+}
+
+/** The value of the string token at `start`..`end` of a latin1 image. */
+function stringAt(text: string, start: number, end: number): string {
+  const token = text.slice(start, end);
+  return isAscii(token) ? decodeString(text, start, end) : (JSON.parse(utf8Of(token)) as string);
 }
 
 /** A visitor that records the members of depth 1 and of `params` the proxy needs. */
@@ -101,11 +107,11 @@ class HeadFinder implements JsonVisitor {
 
   string(start: number, end: number): void {
     if (this.depth === 1 && (this.key1 === 'method' || this.key1 === 'id')) {
-      const value = JSON.parse(utf8Of(this.text.slice(start, end))) as string;
+      const value = stringAt(this.text, start, end);
       if (this.key1 === 'method') this.setMethod(value);
       else this.id = value;
     } else if (this.depth === 2 && this.inParams() && this.key2 === 'name') {
-      this.name = JSON.parse(utf8Of(this.text.slice(start, end))) as string;
+      this.name = stringAt(this.text, start, end);
     }
     this.atParams(start, end);
   }

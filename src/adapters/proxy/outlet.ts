@@ -1,5 +1,6 @@
 /**
- * The proxy's writing end toward one peer: writes in order, waits for `drain` once (never one
+ * The proxy's writing end toward one peer: writes in order, gathers what one turn of the event
+ * loop writes into one system call (cork until the next tick), waits for `drain` once (never one
  * listener per blocked write) while it pauses the source, writes long text in slices so a large
  * message is never copied whole into the stream's buffer, and treats a peer that has gone away
  * (`EPIPE`) as gone: what is still to be written is dropped, quietly.
@@ -24,6 +25,7 @@ export class Outlet {
   private blocked = false;
   private gone = false;
   private ending = false;
+  private corked = false;
   private readonly stream: Writable;
   private readonly source: Source;
 
@@ -45,6 +47,11 @@ export class Outlet {
   /** Writes `piece` after everything written before. */
   write(piece: Piece): void {
     if (this.gone) return;
+    if (!this.corked) {
+      this.corked = true;
+      this.stream.cork();
+      process.nextTick(this.uncork);
+    }
     this.queue.push(piece);
     if (!this.blocked) this.flush();
   }
@@ -56,6 +63,7 @@ export class Outlet {
   }
 
   private flush(): void {
+    this.stream.cork();
     while (this.queue.length > 0 && !this.blocked && !this.gone) {
       let piece = this.queue[0]!;
       if (typeof piece === 'string' && piece.length > SLICE) {
@@ -71,8 +79,14 @@ export class Outlet {
         this.stream.once('drain', this.drained);
       }
     }
+    this.stream.uncork();
     if (this.queue.length === 0 && this.ending && !this.blocked && !this.gone) this.stream.end();
   }
+
+  private readonly uncork = (): void => {
+    this.corked = false;
+    this.stream.uncork();
+  };
 
   private readonly drained = (): void => {
     this.blocked = false;
