@@ -1,8 +1,13 @@
 /**
  * `schema-coerce proxy --url`: the official SDK client on stdio → the built proxy → a Streamable
- * HTTP server built with the SDK on loopback, answering with SSE streams and with JSON bodies.
+ * HTTP server built with the SDK on loopback, answering with SSE streams and with JSON bodies;
+ * and the proxy in front of the pinned `mcp-remote` in front of that server.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -110,4 +115,29 @@ describe('proxy --url, bytes and headers', () => {
     expect(JSON.parse(stdout)).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: `schema-coerce proxy: ${server.url} answered HTTP 401 Unauthorized` } });
     expect(stderr).toBe(`schema-coerce proxy: ${server.url} answered HTTP 401 Unauthorized\n`);
   }, 30_000);
+});
+
+describe.each([
+  ['SSE', false],
+  ['JSON', true],
+])('proxy chained with mcp-remote (pinned), %s responses', (_kind, json) => {
+  test('model-style arguments repaired, the session kept, server notifications relayed', async () => {
+    const server = await peer({ json });
+    const mcpRemote = join(dirname(createRequire(import.meta.url).resolve('mcp-remote/package.json')), 'dist', 'proxy.js');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'proxy', '--lenient', '--', process.execPath, mcpRemote, server.url, '--transport', 'http-only'],
+      env: { ...(process.env as Record<string, string>), MCP_REMOTE_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'schema-coerce-mcp-remote-')) },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'proxy-mcp-remote-test', version: '1.0.0' });
+    await client.connect(transport);
+    clients.push(client);
+    const result = await client.callTool({ name: 'echo', arguments: { count: '3', tags: '["a","b"]', flag: 'true' } });
+    expect(JSON.parse(text(result))).toEqual({ count: 3, tags: ['a', 'b'], flag: true });
+    const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+    await client.callTool({ name: 'add_tool', arguments: {} });
+    await changed;
+    expect(JSON.parse(text(await client.callTool({ name: 'late', arguments: { n: 2.0 } })))).toEqual({ n: 2 });
+  }, 60_000);
 });
