@@ -18,8 +18,8 @@ export interface ProxyIo {
   readonly stderr: Writable;
 }
 
-/** A server line longer than this is streamed to the client unless the proxy must read it. */
-const STREAM_PAST = 1 << 20;
+/** A server line longer than this (a large tool result) is streamed to the client unless the proxy must read it. */
+const STREAM_PAST = 1 << 15;
 /** The signals the proxy passes on to the server. */
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
