@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, test } from 'vitest';
-import { BIN } from './_helpers/run.js';
+import { BIN, runCli } from './_helpers/run.js';
 import { startHttpPeer, type HttpPeer } from './peers/http-server.js';
 
 const peers: HttpPeer[] = [];
@@ -140,4 +140,15 @@ describe.each([
     await changed;
     expect(JSON.parse(text(await client.callTool({ name: 'late', arguments: { n: 2.0 } })))).toEqual({ n: 2 });
   }, 60_000);
+});
+
+describe('proxy --url, usage', () => {
+  test.each([
+    [['--url', 'ftp://127.0.0.1/mcp'], 'schema-coerce: proxy: --url must be http or https, not ftp:\n'],
+    [['--url', 'not a url'], 'schema-coerce: proxy: --url "not a url" is not a URL\n'],
+    [['--url', 'http://127.0.0.1/mcp', '--', 'node', 'server.js'], 'schema-coerce: proxy: give either --url or a server command after --, not both\n'],
+    [['--url', 'http://127.0.0.1/mcp', '--header', 'no colon'], 'schema-coerce: proxy: --header "no colon" must be \'Name: value\'\n'],
+  ])('%j: exit 2 and one line', (args, stderr) => {
+    expect(runCli(['proxy', ...args])).toEqual({ status: 2, stdout: '', stderr });
+  });
 });
