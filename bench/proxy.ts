@@ -14,10 +14,14 @@ const CLI = join(ROOT, 'dist', 'cli.js');
 const SERVERS = join(import.meta.dirname, 'proxy-servers.mjs');
 const BARE = join(import.meta.dirname, 'proxy-bare.mjs');
 const ROUNDS = Number(process.env['BENCH_PROXY_ROUNDS'] ?? 5);
+/** The proxy's options: `--lenient` unless `BENCH_PROXY_OPTIONS` says otherwise (e.g. empty, for integer repair only). */
+const OPTIONS = (process.env['BENCH_PROXY_OPTIONS'] ?? '--lenient').split(' ').filter((option) => option !== '');
 const SEQUENTIAL = 300;
 const PIPELINED = 2_000;
 const IN_FLIGHT = 100;
 const LARGE = 40;
+/** Calls made before measuring, so every route is measured warm (compiled), as a long-lived proxy runs. */
+const WARM_UP = 5_000;
 /** The arguments of every echo call: 1 KB, with one integer written as 5.0 for the proxy to repair. */
 const ARGS = `{"text":"${'a'.repeat(1000)}","count":5.0}`;
 
@@ -44,7 +48,7 @@ class Peer {
 
   constructor(route: Route, server: string) {
     const serve = [process.execPath, SERVERS, server];
-    const command = route === 'direct' ? serve : route === 'bare' ? [process.execPath, BARE, ...serve] : [process.execPath, CLI, 'proxy', '--lenient', '--', ...serve];
+    const command = route === 'direct' ? serve : route === 'bare' ? [process.execPath, BARE, ...serve] : [process.execPath, CLI, 'proxy', ...OPTIONS, '--', ...serve];
     this.child = spawn(command[0]!, command.slice(1));
     this.child.stdout.on('data', (chunk: Buffer) => {
       for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) this.replies++;
@@ -102,6 +106,11 @@ async function measure(route: Route, server: string): Promise<Figures> {
   await peer.until(3);
   const started = route === 'direct' ? 0 : residentSize(peer.pid).rss;
 
+  await pipeline(peer, call, WARM_UP);
+  for (let i = 0; i < 5; i++) {
+    peer.send('tools/call', '{"name":"big","arguments":{"n":1}}');
+    await peer.until(peer.sent);
+  }
   const times: number[] = [];
   for (let i = 0; i < SEQUENTIAL; i++) {
     const began = process.hrtime.bigint();
@@ -110,13 +119,8 @@ async function measure(route: Route, server: string): Promise<Figures> {
     times.push(Number(process.hrtime.bigint() - began) / 1e6);
   }
 
-  const base = peer.sent;
   const began = process.hrtime.bigint();
-  for (let i = 0; i < IN_FLIGHT; i++) peer.send('tools/call', call);
-  for (let done = 0; done < PIPELINED; done++) {
-    await peer.until(base + done + 1);
-    if (peer.sent - base < PIPELINED) peer.send('tools/call', call);
-  }
+  await pipeline(peer, call, PIPELINED);
   const throughput = PIPELINED / (Number(process.hrtime.bigint() - began) / 1e9);
 
   const bigBegan = process.hrtime.bigint();
@@ -130,6 +134,16 @@ async function measure(route: Route, server: string): Promise<Figures> {
   return { p50: median(times), throughput, large, growth };
 }
 
+/** Makes `count` calls keeping `IN_FLIGHT` outstanding. */
+async function pipeline(peer: Peer, call: string, count: number): Promise<void> {
+  const base = peer.sent;
+  for (let i = 0; i < IN_FLIGHT; i++) peer.send('tools/call', call);
+  for (let done = 0; done < count; done++) {
+    await peer.until(base + done + 1);
+    if (peer.sent - base < count) peer.send('tools/call', call);
+  }
+}
+
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
@@ -140,7 +154,7 @@ const fixed = (value: number, digits = 2): string => value.toFixed(digits);
 
 async function main(): Promise<void> {
   if (!existsSync(CLI)) throw new Error('bench proxy: build the CLI first (npm run build)');
-  console.log(`schema-coerce proxy bench: ${ROUNDS} interleaved rounds; ${SEQUENTIAL} sequential calls, ${PIPELINED} with ${IN_FLIGHT} in flight, ${LARGE} 1 MB results; 1 KB arguments`);
+  console.log(`schema-coerce proxy bench (proxy ${OPTIONS.join(' ') || 'without options'}): ${ROUNDS} interleaved rounds, each route warmed by ${WARM_UP} calls; ${SEQUENTIAL} sequential calls, ${PIPELINED} with ${IN_FLIGHT} in flight, ${LARGE} 1 MB results; 1 KB arguments`);
   const targets: { target: string; measured: string; result: string }[] = [];
   for (const server of ['raw', 'sdk']) {
     const rounds: Record<Route, Figures>[] = [];
