@@ -273,4 +273,5 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (process.argv[2] === 'proxy') await import('./proxy.js');
+else await main();

@@ -3,5 +3,9 @@
  * `@modelcontextprotocol/sdk` (an optional peer dependency).
  * @packageDocumentation
  */
-export { InvalidToolArgumentsError, NumberPrecisionError, toWire, withArgCoercion, withServerArgCoercion } from './adapters/mcp.js';
-export type { ClientCoercionOptions, CoercionReport, McpCoercionOptions, ServerCoercionOptions } from './adapters/mcp.js';
+export { InvalidToolArgumentsError, withArgCoercion } from './adapters/mcp/client.js';
+export { withServerArgCoercion } from './adapters/mcp/server.js';
+export { NumberPrecisionError, toWire } from './adapters/mcp/wire.js';
+export type { ClientCoercionOptions } from './adapters/mcp/client.js';
+export type { CoercionReport, McpCoercionOptions } from './adapters/mcp/options.js';
+export type { ServerCoercionOptions } from './adapters/mcp/server.js';

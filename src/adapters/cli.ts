@@ -6,14 +6,17 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs as parseCommandLine } from 'node:util';
 import {
-  ArgsParseError, coerceArgs, MissingPeerError, parseArgs, SchemaCoerceError, stringifyArgs, type ArgsValidator, type CoerceOptions, type IntegerRange,
+  ArgsParseError, MissingPeerError, parseArgs, prepareToolCall, SchemaCoerceError, stringifyArgs, type ArgsValidator, type CoerceOptions, type IntegerRange,
 } from '../index.js';
-import { runProxy } from './proxy.js';
-import { readArgsText } from '../repair/read-text.js';
+import { runProxy } from './proxy/process.js';
+import { stdioUpstream } from './proxy/stdio-upstream.js';
+import { httpUpstream } from './proxy/http-upstream.js';
+import type { Connect } from './proxy/upstream.js';
 import { loadValidateArgs } from './load-validator.js';
 
 const HELP = `Usage: schema-coerce --schema <file | inline JSON> [options] [args JSON | -]
        schema-coerce proxy [proxy options] -- <server command> [args…]
+       schema-coerce proxy [proxy options] --url <http(s) url> [--header 'Name: value']…
 
 Repairs tool-call arguments against the tool's JSON Schema and prints them on stdout.
 Arguments come from the last operand, or from stdin when it is "-" or absent.
@@ -33,6 +36,8 @@ Proxy options (repair every tool call a client sends to a stdio MCP server):
       --integer-range <r>    int64 (default), safe or unbounded
       --log <file>           append one JSON line per change, refusal and rejection
       --verbose              write the same lines to stderr
+      --url <url>            a Streamable HTTP server instead of a server command
+      --header 'Name: value' send this header to the --url server (repeatable)
 
 Exit status: 0 done, 2 bad input (the message names the file and position); the proxy exits
 with the server's status, or 127 when the server cannot be started.
@@ -66,20 +71,18 @@ export async function main(argv: string[]): Promise<number> {
   const schema = readSchema(values.schema);
   const operand = positionals[0];
   const [label, text] = operand === undefined || operand === '-' ? ['args (stdin)', readStdin()] : ['args', operand];
-  // Under --lenient, text with one reading is repaired (its repairs are reported first).
-  const read = values.lenient === true
-    ? parseLabelled(text, label, (raw) => readArgsText(raw, schema, true))
-    : { value: parseLabelled(text, label), text, changes: [] };
-  const args = read.value;
+  // One pass through the pipeline; under --lenient, text with one reading is repaired first.
   const options: CoerceOptions = {
     lenient: values.lenient === true,
     ...(range === undefined ? {} : { integerRange: range }),
   };
-  const { value, changes, refusals } = coerceArgs(args, schema, options);
-  const output = value === args ? read.text.trim() : stringifyArgs(value);
+  const call = prepareToolCall(text, schema, options);
+  if (call.parseError !== undefined) throw new UsageError(`${label}: ${call.parseError.detail}`);
+  if (!call.ok) throw new UsageError(`${label}: ${call.message ?? 'cannot be written as JSON'}`);
+  const output = call.json.trim();
   if (values.report) {
-    for (const change of [...read.changes, ...changes]) process.stderr.write(JSON.stringify({ type: 'change', ...change }) + '\n');
-    for (const { value: refused, ...refusal } of refusals) {
+    for (const change of call.changes) process.stderr.write(JSON.stringify({ type: 'change', ...change }) + '\n');
+    for (const { value: refused, ...refusal } of call.refusals) {
       process.stderr.write(JSON.stringify({ type: 'refusal', ...refusal, value: stringifyArgs(refused) }) + '\n');
     }
   }
@@ -103,12 +106,15 @@ async function proxy(argv: string[]): Promise<number> {
         'integer-range': { type: 'string' },
         log: { type: 'string' },
         verbose: { type: 'boolean' },
+        url: { type: 'string' },
+        header: { type: 'string', multiple: true },
       },
     }));
   } catch (error) {
     throw new UsageError(`proxy: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (command.length === 0) throw new UsageError('proxy: give the server command after --, e.g. schema-coerce proxy -- node server.js');
+  const upstream = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], command);
+  if (upstream === undefined && command.length === 0) throw new UsageError('proxy: give the server command after --, e.g. schema-coerce proxy -- node server.js');
   const range = checkRange(values['integer-range']);
   let validator: ArgsValidator | undefined;
   if (values.validate === true) {
@@ -119,7 +125,7 @@ async function proxy(argv: string[]): Promise<number> {
       throw error;
     }
   }
-  return runProxy(command, {
+  return runProxy(upstream ?? stdioUpstream(command), {
     lenient: values.lenient === true,
     ...(validator === undefined ? {} : { validator }),
     rejectUndeclared: values['reject-undeclared'] === true,
@@ -127,6 +133,26 @@ async function proxy(argv: string[]): Promise<number> {
     ...(values.log === undefined ? {} : { log: values.log }),
     ...(range === undefined ? {} : { integerRange: range }),
   });
+}
+
+/** The proxy's `--url` upstream, with its `--header`s; a server command may not be given too. */
+function httpTarget(url: string, headers: readonly string[], command: readonly string[]): Connect {
+  if (command.length > 0) throw new UsageError('proxy: give either --url or a server command after --, not both');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`proxy: --url ${JSON.stringify(url)} is not a URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`proxy: --url must be http or https, not ${parsed.protocol}`);
+  const fields: Record<string, string> = {};
+  for (const header of headers) {
+    const colon = header.indexOf(':');
+    const name = colon === -1 ? '' : header.slice(0, colon).trim();
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`proxy: --header ${JSON.stringify(header)} must be 'Name: value'`);
+    fields[name.toLowerCase()] = header.slice(colon + 1).trim();
+  }
+  return httpUpstream(parsed, fields);
 }
 
 function checkRange(range: string | undefined): IntegerRange | undefined {

@@ -1,6 +1,17 @@
-/** The input schemas a peer advertised in `tools/list`, by tool name. */
+/**
+ * The one `tools/list` tracker of the adapters: the input schemas a peer advertised, by tool name,
+ * learnt from `tools/list` responses (every page) and forgotten on
+ * `notifications/tools/list_changed`. The MCP client and server wrappers and the proxy all use it.
+ */
+
+/** A JSON-RPC id, as the tracker keys requests. */
+type RequestId = unknown;
+
+/** Tool schemas by name, and the `tools/list` requests whose responses will tell more. */
 export class ToolSchemas {
   private readonly byName = new Map<string, unknown>();
+  /** `tools/list` requests awaiting their response: id → whether it asked for the first page. */
+  private readonly requests = new Map<RequestId, boolean>();
 
   /** The schema of a tool, or `undefined` when it has not been advertised. */
   get(name: string): unknown {
@@ -16,8 +27,32 @@ export class ToolSchemas {
     }
   }
 
-  /** Forgets everything, as on `notifications/tools/list_changed`. */
+  /** Forgets every schema, as on `notifications/tools/list_changed`. */
   clear(): void {
     this.byName.clear();
+  }
+
+  /** A `tools/list` request with this id went to the peer (with a `cursor`, when `fromStart` is false). */
+  listRequested(id: RequestId, fromStart: boolean): void {
+    this.requests.set(id, fromStart);
+  }
+
+  /** Whether any `tools/list` request awaits its response. */
+  get awaiting(): boolean {
+    return this.requests.size > 0;
+  }
+
+  /** Whether the response with this id answers a `tools/list` request. */
+  answers(id: RequestId): boolean {
+    return this.requests.has(id);
+  }
+
+  /** The response to request `id` arrived: when it answers a `tools/list`, its tools are stored. */
+  responded(id: RequestId, result: unknown): void {
+    const fromStart = this.requests.get(id);
+    if (fromStart === undefined) return;
+    this.requests.delete(id);
+    const tools = (result as { tools?: unknown } | null | undefined)?.tools;
+    if (Array.isArray(tools)) this.store(tools, fromStart);
   }
 }

@@ -52,6 +52,8 @@ export interface PreparedCall {
   readonly undeclared: readonly UndeclaredKey[];
   /** One plain-text message for the model, when `ok` is false. */
   readonly message?: string;
+  /** Why the text could not be read (not JSON, or cut off: `truncated`), when that is why `ok` is false. */
+  readonly parseError?: ArgsParseError;
 }
 
 /**
@@ -96,13 +98,13 @@ export function prepareToolCall(argsOrText: unknown, schema: unknown, options: P
       read = readArgsText(text, schema, resolveRules(options.lenient)?.syntax === true);
       parsed = read.value;
     } catch (error) {
-      if (error instanceof ArgsParseError && error.truncated) return finish(options, cutOff(toolName, text, error));
-      const where = error instanceof ArgsParseError && error.line !== undefined ? `at line ${error.line} column ${error.column}: ` : '';
-      const reason = error instanceof ArgsParseError ? error.reason : String(error);
+      if (!(error instanceof ArgsParseError)) throw error;
+      if (error.truncated) return finish(options, cutOff(toolName, text, error));
+      const where = error.line !== undefined ? `at line ${error.line} column ${error.column}: ` : '';
       const message =
-        `Invalid parameters${toolName === undefined ? '' : ` for tool ${JSON.stringify(toolName)}`}: the arguments are not valid JSON (${where}${reason}).\n` +
+        `Invalid parameters${toolName === undefined ? '' : ` for tool ${JSON.stringify(toolName)}`}: the arguments are not valid JSON (${where}${error.reason}).\n` +
         'Send the arguments as one JSON object and call the tool again.';
-      return finish(options, { ok: false, args: undefined, json: text, changes: [], refusals: [], errors: [], undeclared: [], message });
+      return finish(options, { ok: false, args: undefined, json: text, changes: [], refusals: [], errors: [], undeclared: [], message, parseError: error });
     }
   }
   const syntax = read?.changes ?? [];
@@ -159,7 +161,7 @@ function cutOff(toolName: string | undefined, text: string, error: ArgsParseErro
   const message =
     `Invalid parameters${toolName === undefined ? '' : ` for tool ${JSON.stringify(toolName)}`}: the arguments were cut off before they were complete${where}, most likely at the output-token limit.\n` +
     'Nothing was run. Send shorter arguments, or do the work in smaller steps (for example, write a large file in several calls), and call the tool again.';
-  return { ok: false, args: undefined, json: text, changes: [], refusals: [], errors: [], undeclared: [], message };
+  return { ok: false, args: undefined, json: text, changes: [], refusals: [], errors: [], undeclared: [], message, parseError: error };
 }
 
 function finish(options: PrepareOptions, call: Omit<PreparedCall, 'display'>): PreparedCall {

@@ -79,7 +79,7 @@ def main():
         if RAW_LOG:
             with open(RAW_LOG, "ab") as log:
                 log.write(line)
-        handle(line.decode("utf-8"))
+        handle(line.decode("utf-8", errors="replace"))
 
 
 def handle(line):

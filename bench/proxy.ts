@@ -1,0 +1,196 @@
+/**
+ * `npm run bench -- proxy`: the proxy's overhead against a bare Node stdio pass-through (the floor
+ * for any proxy written in Node), with a raw precomputed-reply server and with the SDK's echo
+ * server. Each round runs every route (direct, bare pipe, `schema-coerce proxy --lenient`) in a
+ * rotating order; the figures are medians over the rounds, and the ratios compare routes of the
+ * same round. Needs the built CLI (`npm run build`). Prints a table and checks the targets.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+const SERVERS = join(import.meta.dirname, 'proxy-servers.mjs');
+const BARE = join(import.meta.dirname, 'proxy-bare.mjs');
+const ROUNDS = Number(process.env['BENCH_PROXY_ROUNDS'] ?? 5);
+/** The proxy's options: `--lenient` unless `BENCH_PROXY_OPTIONS` says otherwise (e.g. empty, for integer repair only). */
+const OPTIONS = (process.env['BENCH_PROXY_OPTIONS'] ?? '--lenient').split(' ').filter((option) => option !== '');
+const SEQUENTIAL = 300;
+const PIPELINED = 2_000;
+const IN_FLIGHT = 100;
+const LARGE = 40;
+/** Calls made before measuring, so every route is measured warm (compiled), as a long-lived proxy runs. */
+const WARM_UP = 5_000;
+/** The arguments of every echo call: 1 KB, with one integer written as 5.0 for the proxy to repair. */
+const ARGS = `{"text":"${'a'.repeat(1000)}","count":5.0}`;
+
+type Route = 'direct' | 'bare' | 'proxy';
+const ROUTES: readonly Route[] = ['direct', 'bare', 'proxy'];
+
+interface Figures {
+  /** Median round trip of one call at a time, in ms. */
+  readonly p50: number;
+  /** Calls per second with `IN_FLIGHT` outstanding. */
+  readonly throughput: number;
+  /** 1 MB results per second, one at a time. */
+  readonly large: number;
+  /** How far the resident size of the proxy (or of the pass-through) rose past its size once started, in bytes. */
+  readonly growth: number;
+}
+
+/** A running route: lines out, replies in, counted by newline. */
+class Peer {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private waiting: { count: number; wake: () => void } | undefined;
+  private replies = 0;
+  private nextId = 1;
+
+  constructor(route: Route, server: string) {
+    const serve = [process.execPath, SERVERS, server];
+    const command = route === 'direct' ? serve : route === 'bare' ? [process.execPath, BARE, ...serve] : [process.execPath, CLI, 'proxy', ...OPTIONS, '--', ...serve];
+    this.child = spawn(command[0]!, command.slice(1));
+    this.child.stdout.on('data', (chunk: Buffer) => {
+      for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) this.replies++;
+      if (this.waiting !== undefined && this.replies >= this.waiting.count) {
+        const { wake } = this.waiting;
+        this.waiting = undefined;
+        wake();
+      }
+    });
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  notify(method: string): void {
+    this.child.stdin.write(`{"jsonrpc":"2.0","method":"${method}"}\n`);
+  }
+
+  send(method: string, params: string): void {
+    this.child.stdin.write(`{"jsonrpc":"2.0","id":${this.nextId++},"method":"${method}","params":${params}}\n`);
+  }
+
+  /** Resolves once `count` replies in all have arrived. */
+  until(count: number): Promise<void> {
+    if (this.replies >= count) return Promise.resolve();
+    return new Promise((wake) => (this.waiting = { count, wake }));
+  }
+
+  get sent(): number {
+    return this.nextId - 1;
+  }
+
+  async close(): Promise<void> {
+    const closed = new Promise((resolve) => this.child.on('close', resolve));
+    this.child.stdin.end();
+    await closed;
+  }
+}
+
+function residentSize(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+async function measure(route: Route, server: string): Promise<Figures> {
+  const peer = new Peer(route, server);
+  peer.send('initialize', '{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}');
+  await peer.until(1);
+  peer.notify('notifications/initialized');
+  peer.send('tools/list', '{}');
+  const call = `{"name":"echo","arguments":${ARGS}}`;
+  peer.send('tools/call', call);
+  await peer.until(3);
+  const started = route === 'direct' ? 0 : residentSize(peer.pid).rss;
+
+  await pipeline(peer, call, WARM_UP);
+  for (let i = 0; i < 5; i++) {
+    peer.send('tools/call', '{"name":"big","arguments":{"n":1}}');
+    await peer.until(peer.sent);
+  }
+  const times: number[] = [];
+  for (let i = 0; i < SEQUENTIAL; i++) {
+    const began = process.hrtime.bigint();
+    peer.send('tools/call', call);
+    await peer.until(peer.sent);
+    times.push(Number(process.hrtime.bigint() - began) / 1e6);
+  }
+
+  const began = process.hrtime.bigint();
+  await pipeline(peer, call, PIPELINED);
+  const throughput = PIPELINED / (Number(process.hrtime.bigint() - began) / 1e9);
+
+  const bigBegan = process.hrtime.bigint();
+  for (let i = 0; i < LARGE; i++) {
+    peer.send('tools/call', '{"name":"big","arguments":{"n":1}}');
+    await peer.until(peer.sent);
+  }
+  const large = LARGE / (Number(process.hrtime.bigint() - bigBegan) / 1e9);
+  const growth = route === 'direct' ? 0 : residentSize(peer.pid).peak - started;
+  await peer.close();
+  return { p50: median(times), throughput, large, growth };
+}
+
+/** Makes `count` calls keeping `IN_FLIGHT` outstanding. */
+async function pipeline(peer: Peer, call: string, count: number): Promise<void> {
+  const base = peer.sent;
+  for (let i = 0; i < IN_FLIGHT; i++) peer.send('tools/call', call);
+  for (let done = 0; done < count; done++) {
+    await peer.until(base + done + 1);
+    if (peer.sent - base < count) peer.send('tools/call', call);
+  }
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+const fixed = (value: number, digits = 2): string => value.toFixed(digits);
+
+async function main(): Promise<void> {
+  if (!existsSync(CLI)) throw new Error('bench proxy: build the CLI first (npm run build)');
+  console.log(`schema-coerce proxy bench (proxy ${OPTIONS.join(' ') || 'without options'}): ${ROUNDS} interleaved rounds, each route warmed by ${WARM_UP} calls; ${SEQUENTIAL} sequential calls, ${PIPELINED} with ${IN_FLIGHT} in flight, ${LARGE} 1 MB results; 1 KB arguments`);
+  const targets: { target: string; measured: string; result: string }[] = [];
+  for (const server of ['raw', 'sdk']) {
+    const rounds: Record<Route, Figures>[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = ROUTES.map((_, i) => ROUTES[(i + round) % ROUTES.length]!);
+      const figures = {} as Record<Route, Figures>;
+      for (const route of order) figures[route] = await measure(route, server);
+      rounds.push(figures);
+    }
+    const med = (route: Route, key: keyof Figures): number => median(rounds.map((figures) => figures[route][key]));
+    const ratio = (key: keyof Figures): number => median(rounds.map((figures) => figures.proxy[key] / figures.bare[key]));
+    console.log(`\n${server} server`);
+    console.table(
+      ROUTES.map((route) => ({
+        route,
+        'p50 ms': fixed(med(route, 'p50'), 3),
+        'calls/s (100 in flight)': fixed(med(route, 'throughput'), 0),
+        '1 MB results/s': fixed(med(route, 'large'), 1),
+        'RSS growth MB': route === 'direct' ? '' : fixed(med(route, 'growth') / 2 ** 20, 1),
+      })),
+    );
+    const p50 = ratio('p50');
+    const throughput = ratio('throughput');
+    const large = ratio('large');
+    // What the proxy's resident size grows by beyond the growth of any Node pass-through, against the largest message (1 MB).
+    const extra = median(rounds.map((figures) => figures.proxy.growth - figures.bare.growth)) / 2 ** 20;
+    console.log(`proxy ÷ bare pipe (median of per-round ratios): p50 ${fixed(p50)}×, throughput ${fixed(throughput)}×, 1 MB results ${fixed(large)}×; bare pipe ÷ direct p50 ${fixed(med('bare', 'p50') / med('direct', 'p50'))}×`);
+    targets.push(
+      { target: `${server}: p50 ≤ 1.25× the bare pipe`, measured: `${fixed(p50)}×`, result: p50 <= 1.25 ? 'pass' : 'FAIL' },
+      { target: `${server}: throughput, 100 in flight ≥ 0.8×`, measured: `${fixed(throughput)}×`, result: throughput >= 0.8 ? 'pass' : 'FAIL' },
+      { target: `${server}: 1 MB results ≥ 0.8×`, measured: `${fixed(large)}×`, result: large >= 0.8 ? 'pass' : 'FAIL' },
+      { target: `${server}: RSS growth beyond the bare pipe's ≤ 3× the largest message (1 MB)`, measured: `${fixed(extra, 1)} MB`, result: extra <= 3 ? 'pass' : 'FAIL' },
+    );
+  }
+  console.log('\ntargets');
+  console.table(targets);
+}
+
+await main();

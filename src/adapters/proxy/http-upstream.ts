@@ -1,0 +1,188 @@
+/**
+ * A server reached over MCP's Streamable HTTP transport: each client message is POSTed as its
+ * exact bytes (with `Mcp-Session-Id` and `MCP-Protocol-Version` once known), answers come back as
+ * a JSON body or as an SSE stream, server-initiated messages come on the GET stream, and the
+ * session is ended with DELETE when the client closes. SSE is read by `eventsource-parser`.
+ */
+import { constants } from 'node:os';
+import { createParser } from 'eventsource-parser';
+import { readHead } from './message.js';
+import type { Piece } from './outlet.js';
+import type { Connect, UpstreamSide } from './upstream.js';
+
+/** JSON-RPC's "server error" code, used when the endpoint cannot be reached or refuses a message. */
+const UNREACHABLE = -32000;
+const CR = 0x0d;
+const LF = 0x0a;
+const SPACE = 0x20;
+
+/**
+ * Connects to the Streamable HTTP endpoint `url`, sending `headers` (e.g. `Authorization`) with
+ * every request.
+ *
+ * @returns A connector; its status is 0 once the client has closed and the session is ended, or
+ *   128 + the signal's number when a signal ended the proxy.
+ */
+export function httpUpstream(url: URL, headers: Readonly<Record<string, string>>): Connect {
+  return (side) => new HttpUpstream(url, headers, side);
+}
+
+class HttpUpstream {
+  readonly takesStream = false;
+  readonly source = { pause: (): void => undefined, resume: (): void => undefined };
+  readonly done: Promise<number>;
+  private finish!: (status: number) => void;
+  private sessionId: string | undefined;
+  private protocolVersion: string | undefined;
+  /** Resolves once the first message's answer has begun (it carries the session id). */
+  private first: Promise<void> | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly aborter = new AbortController();
+  private listening = false;
+  private closed = false;
+  private readonly url: URL;
+  private readonly headers: Readonly<Record<string, string>>;
+  private readonly side: UpstreamSide;
+
+  constructor(url: URL, headers: Readonly<Record<string, string>>, side: UpstreamSide) {
+    this.url = url;
+    this.headers = headers;
+    this.side = side;
+    this.done = new Promise((resolve) => (this.finish = resolve));
+  }
+
+  send(pieces: readonly Piece[]): void {
+    const bytes = Buffer.concat(pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece, 'latin1') : piece)));
+    const body = bytes[bytes.length - 1] === LF ? bytes.subarray(0, -1) : bytes;
+    if (body.length === 0 || this.closed) return;
+    const sent = this.post(body).finally(() => this.inFlight.delete(sent));
+    this.inFlight.add(sent);
+  }
+
+  end(): void {
+    void this.close(0);
+  }
+
+  signal(signal: NodeJS.Signals): void {
+    void this.close(128 + (constants.signals[signal] ?? 0));
+  }
+
+  private async post(body: Buffer): Promise<void> {
+    const isFirst = this.first === undefined;
+    let opened!: () => void;
+    if (isFirst) this.first = new Promise((resolve) => (opened = resolve));
+    else await this.first;
+    try {
+      const response = await fetch(this.url, {
+        method: 'POST',
+        headers: { ...this.requestHeaders(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body,
+        signal: this.aborter.signal,
+      });
+      const session = response.headers.get('mcp-session-id');
+      if (session !== null) this.sessionId = session;
+      if (isFirst) opened();
+      if (!response.ok) {
+        await response.body?.cancel();
+        this.refuse(body, `${this.url.href} answered HTTP ${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}`);
+        return;
+      }
+      await this.read(response, isFirst);
+      if (isFirst) this.listen();
+    } catch (error) {
+      if (isFirst) opened();
+      if (!this.aborter.signal.aborted) this.refuse(body, `${this.url.href} cannot be reached: ${describe(error)}`);
+    }
+  }
+
+  /** Hands every message of a response (a JSON body, or an SSE stream) to the session. */
+  private async read(response: Response, isFirst: boolean): Promise<void> {
+    const type = response.headers.get('content-type') ?? '';
+    if (type.includes('text/event-stream')) {
+      await this.readEvents(response, isFirst);
+    } else if (response.status !== 202 && response.body !== null) {
+      const bytes = Buffer.from(await response.arrayBuffer());
+      if (bytes.length > 0) this.deliver(bytes, isFirst);
+    } else {
+      await response.body?.cancel();
+    }
+  }
+
+  private async readEvents(response: Response, isFirst: boolean): Promise<void> {
+    const parser = createParser({
+      onEvent: (event) => {
+        if (event.data !== '' && (event.event === undefined || event.event === 'message')) this.deliver(Buffer.from(event.data, 'utf8'), isFirst);
+      },
+    });
+    const decoder = new TextDecoder();
+    const reader = response.body!.getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) parser.feed(decoder.decode(chunk.value, { stream: true }));
+    parser.feed(decoder.decode());
+  }
+
+  /** Opens the GET stream for the server's own messages; a server without one answers 405. */
+  private listen(): void {
+    if (this.listening || this.closed) return;
+    this.listening = true;
+    fetch(this.url, { method: 'GET', headers: { ...this.requestHeaders(), accept: 'text/event-stream' }, signal: this.aborter.signal })
+      .then(async (response) => {
+        if (response.ok && (response.headers.get('content-type') ?? '').includes('text/event-stream')) await this.readEvents(response, false);
+        else await response.body?.cancel();
+      })
+      .catch(() => undefined);
+  }
+
+  /** One message from the server, on one line: a newline in JSON can only be white space. */
+  private deliver(bytes: Buffer, isFirst: boolean): void {
+    for (let at = bytes.indexOf(LF); at !== -1; at = bytes.indexOf(LF, at + 1)) bytes[at] = SPACE;
+    for (let at = bytes.indexOf(CR); at !== -1; at = bytes.indexOf(CR, at + 1)) bytes[at] = SPACE;
+    if (isFirst && this.protocolVersion === undefined) this.protocolVersion = protocolVersionOf(bytes);
+    this.side.session.fromServer(bytes, true);
+  }
+
+  /** Answers a request that could not be delivered with a JSON-RPC error, and says why on stderr. */
+  private refuse(body: Buffer, reason: string): void {
+    this.side.warn(reason);
+    const id = readHead(body.toString('latin1'), false)?.id;
+    if (id === undefined) return;
+    const error = { code: UNREACHABLE, message: `schema-coerce proxy: ${reason}` };
+    this.side.session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, error })), true);
+  }
+
+  private requestHeaders(): Record<string, string> {
+    return {
+      ...this.headers,
+      ...(this.sessionId === undefined ? {} : { 'mcp-session-id': this.sessionId }),
+      ...(this.protocolVersion === undefined ? {} : { 'mcp-protocol-version': this.protocolVersion }),
+    };
+  }
+
+  /** Waits for the answers still on their way, ends the session, and finishes with `status`. */
+  private async close(status: number): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (status === 0) await Promise.allSettled([...this.inFlight]);
+    this.aborter.abort();
+    if (this.sessionId !== undefined) {
+      await fetch(this.url, { method: 'DELETE', headers: this.requestHeaders(), signal: AbortSignal.timeout(2_000) })
+        .then((response) => response.body?.cancel())
+        .catch(() => undefined);
+    }
+    this.finish(status);
+  }
+}
+
+/** The protocol version an initialize result names, if the message is one. */
+function protocolVersionOf(bytes: Buffer): string | undefined {
+  try {
+    const version = (JSON.parse(bytes.toString('utf8')) as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
+    return typeof version === 'string' ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function describe(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+}

@@ -1,0 +1,236 @@
+/**
+ * The proxy's session: what it knows of the server's tools, and the calls waiting to learn more.
+ * Client lines arrive as latin1 images (byte offsets, bytes kept exactly), server lines as bytes;
+ * only a `tools/call` request and a `tools/list` response are read in full, every other line is
+ * forwarded as it came, read at most as far as its method.
+ */
+import { randomUUID } from 'node:crypto';
+import { coerceArgsJson, prepareToolCall } from '../../index.js';
+import type { ArgsValidator, CoerceOptions } from '../../index.js';
+import { ToolSchemas } from '../tool-schemas.js';
+import { isAscii, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
+import type { Piece } from './outlet.js';
+
+/** Options of the proxy, as the CLI reads them. */
+export interface ProxyOptions extends CoerceOptions {
+  /** Validate each call with this validator (the CLI's `--validate` loads `validateArgs`). */
+  readonly validator?: ArgsValidator;
+  readonly rejectUndeclared?: boolean;
+  /** A file to append one JSON line to per change, refusal and rejection. */
+  readonly log?: string;
+  /** Report the same lines on stderr. */
+  readonly verbose?: boolean;
+}
+
+/** One entry of the log: a change, a refusal or a rejection, with the tool it concerns. */
+type Report = Record<string, unknown> & { kind: 'change' | 'refusal' | 'rejection'; tool: string };
+
+/** Where the session sends what it forwards, answers and reports. */
+export interface Wiring {
+  /** One client message for the server, as pieces in order (its newline included when it had one). */
+  toServer(pieces: readonly Piece[]): void;
+  toClient(piece: Piece): void;
+  report(entry: Report): void;
+}
+
+const NEWLINE = Buffer.from('\n');
+/** How long a tools/call may wait for the proxy's own tools/list before it goes on unchanged. */
+const LIST_TIMEOUT_MS = 10_000;
+/** A server line can matter only if it holds one of these (an escape may hide a name). */
+const LIST_CHANGED = 'list_changed';
+const ESCAPE = '\\u';
+/** A client line can matter only if it holds one of these. */
+const TOOLS = 'tools';
+
+/** The proxy's state between one client and one server. */
+export class ProxySession {
+  private readonly tools = new ToolSchemas();
+  /** Tools the proxy has asked the server about since the list last changed. */
+  private readonly asked = new Set<string>();
+  private readonly ownPrefix = `schema-coerce-proxy:${randomUUID()}:`;
+  private ownCount = 0;
+  /** While the proxy lists the server's tools itself, client lines wait here, in order. */
+  private waiting: [line: string, terminated: boolean][] | null = null;
+  /** The proxy's own listing has gone past its first page. */
+  private pagingOwnList = false;
+  private timer: NodeJS.Timeout | undefined;
+  private idle: (() => void) | undefined;
+  private readonly options: ProxyOptions;
+  private readonly coerceOptions: CoerceOptions;
+  private readonly wiring: Wiring;
+
+  constructor(options: ProxyOptions, wiring: Wiring) {
+    this.options = options;
+    this.wiring = wiring;
+    this.coerceOptions = {
+      ...(options.lenient === undefined ? {} : { lenient: options.lenient }),
+      ...(options.integerRange === undefined ? {} : { integerRange: options.integerRange }),
+    };
+  }
+
+  /** Stops the session's timer. */
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+
+  /** Runs `then` once no client line is waiting (at once when none is). */
+  whenIdle(then: () => void): void {
+    if (this.waiting === null) then();
+    else this.idle = then;
+  }
+
+  /** Whether the whole client lines of `chunk` may go to the server unread. */
+  clientPasses(chunk: Buffer): boolean {
+    return this.waiting === null && !chunk.includes(TOOLS) && !chunk.includes(ESCAPE);
+  }
+
+  /** Whether the whole server lines of `chunk` may go to the client unread. */
+  serverPasses(chunk: Buffer): boolean {
+    return !this.tools.awaiting && this.waiting === null && !chunk.includes(LIST_CHANGED) && !chunk.includes(ESCAPE);
+  }
+
+  /** Whether a long server line whose start is `head` may be streamed to the client unread. */
+  serverStreams(head: Buffer): boolean {
+    return !this.tools.awaiting && this.waiting === null && !head.includes(LIST_CHANGED);
+  }
+
+  /** One line from the client, as its latin1 image. */
+  fromClient(line: string, terminated: boolean): void {
+    if (this.waiting !== null) {
+      this.waiting.push([line, terminated]);
+      return;
+    }
+    const head = line.includes(TOOLS) || line.includes(ESCAPE) ? readHead(line, true) : undefined;
+    if (head?.method === 'tools/list' && head.id !== undefined) {
+      this.tools.listRequested(head.id, !head.cursor);
+    } else if (head?.method === 'tools/call' && head.id !== undefined && head.name !== undefined) {
+      if (this.tools.get(head.name) === undefined && !this.asked.has(head.name)) {
+        this.asked.add(head.name);
+        this.waiting = [[line, terminated]];
+        this.listOwnTools(undefined);
+        return;
+      }
+      this.repairCall(line, terminated, head);
+      return;
+    }
+    this.wiring.toServer(terminated ? [line, NEWLINE] : [line]);
+  }
+
+  /** One line from the server. */
+  fromServer(line: Buffer, terminated: boolean): void {
+    const mayMatter = this.tools.awaiting || this.waiting !== null || line.includes(LIST_CHANGED) || line.includes(ESCAPE);
+    const head = mayMatter ? readHead(line.toString('latin1'), false) : undefined;
+    if (head !== undefined) {
+      if (typeof head.id === 'string' && head.id.startsWith(this.ownPrefix)) {
+        this.ownListPage(line);
+        return;
+      }
+      if (head.method === 'notifications/tools/list_changed') {
+        this.tools.clear();
+        this.asked.clear();
+      } else if (head.id !== undefined && head.method === undefined && this.tools.answers(head.id)) {
+        this.tools.responded(head.id, resultOf(line));
+      }
+    }
+    this.wiring.toClient(line);
+    if (terminated) this.wiring.toClient(NEWLINE);
+  }
+
+  /** Asks the server for (a page of) its tools with an id no client can have used. */
+  private listOwnTools(cursor: unknown): void {
+    const id = `${this.ownPrefix}${++this.ownCount}`;
+    const params = cursor === undefined ? {} : { cursor };
+    this.wiring.toServer([Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params }) + '\n')]);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.release(), LIST_TIMEOUT_MS);
+  }
+
+  private ownListPage(line: Buffer): void {
+    const result = resultOf(line) as { tools?: unknown; nextCursor?: unknown } | undefined;
+    const tools = result?.tools;
+    if (Array.isArray(tools)) this.tools.store(tools, !this.pagingOwnList);
+    const next = result?.nextCursor;
+    if (typeof next === 'string' && Array.isArray(tools)) {
+      this.pagingOwnList = true;
+      this.listOwnTools(next);
+    } else {
+      this.release();
+    }
+  }
+
+  /** Lets the waiting client lines go on, in order, now that the proxy knows what it can. */
+  private release(): void {
+    clearTimeout(this.timer);
+    this.pagingOwnList = false;
+    const lines = this.waiting ?? [];
+    this.waiting = null;
+    for (const [line, terminated] of lines) this.fromClient(line, terminated);
+    if (this.waiting === null && this.idle !== undefined) {
+      const idle = this.idle;
+      this.idle = undefined;
+      idle();
+    }
+  }
+
+  /** Forwards a tools/call with only its argument bytes repaired, or answers it with an isError result. */
+  private repairCall(line: string, terminated: boolean, head: MessageHead): void {
+    const name = head.name!;
+    const schema = this.tools.get(name);
+    const span = head.args;
+    const ending: Piece[] = terminated ? [NEWLINE] : [];
+    if (schema === undefined || span === undefined) {
+      this.wiring.toServer([line, ...ending]);
+      return;
+    }
+    const raw = line.slice(span.start, span.end);
+    const argsText = isAscii(raw) ? raw : utf8Of(raw);
+    let repaired: string;
+    try {
+      repaired = coerceArgsJson(argsText, schema, this.coerceOptions);
+    } catch {
+      this.wiring.toServer([line, ...ending]);
+      return;
+    }
+    if (!this.settle(argsText, schema, name, head.id!)) return;
+    if (repaired === argsText) {
+      this.wiring.toServer([line, ...ending]);
+      return;
+    }
+    const middle = isAscii(repaired) ? repaired : Buffer.from(repaired, 'utf8');
+    this.wiring.toServer([line.slice(0, span.start), middle, line.slice(span.end), ...ending]);
+  }
+
+  /**
+   * Reports the call's changes and refusals, and answers it with an isError result when it is
+   * rejected; only when a log, validation or undeclared-key rejection is asked for.
+   *
+   * @returns Whether the call goes on to the server.
+   */
+  private settle(argsText: string, schema: unknown, name: string, id: MessageId): boolean {
+    const { validator, rejectUndeclared = false, log, verbose = false } = this.options;
+    if (validator === undefined && !rejectUndeclared && log === undefined && !verbose) return true;
+    const call = prepareToolCall(argsText, schema, {
+      ...this.coerceOptions,
+      toolName: name,
+      rejectUndeclared,
+      ...(validator === undefined ? {} : { validate: validator }),
+    });
+    for (const change of call.changes) this.wiring.report({ kind: 'change', tool: name, ...change });
+    for (const { path, reason, expected, message } of call.refusals) this.wiring.report({ kind: 'refusal', tool: name, path, reason, expected, message });
+    if (call.ok || (validator === undefined && !rejectUndeclared)) return true;
+    const message = call.message ?? 'Invalid parameters.';
+    this.wiring.report({ kind: 'rejection', tool: name, message });
+    const result = { content: [{ type: 'text', text: message }], isError: true };
+    this.wiring.toClient(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, result }) + '\n'));
+    return false;
+  }
+}
+
+/** The `result` of a response line, parsed; `undefined` when the line is not one. */
+function resultOf(line: Buffer): unknown {
+  try {
+    return (JSON.parse(line.toString('utf8')) as { result?: unknown } | null)?.result;
+  } catch {
+    return undefined;
+  }
+}

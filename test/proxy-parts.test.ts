@@ -1,0 +1,105 @@
+/** The proxy's parts on their own: the line framing, and the message heads the scanner finds. */
+import { describe, expect, test } from 'vitest';
+import { BYTES, LATIN1, LineReader } from '../src/adapters/proxy/framing.js';
+import { readHead } from '../src/adapters/proxy/message.js';
+
+type Event = ['line', string, boolean] | ['through', string];
+
+function frame(chunks: readonly string[], options: { passes?: boolean; streams?: boolean; limit?: number } = {}): Event[] {
+  const events: Event[] = [];
+  const reader = new LineReader(
+    LATIN1,
+    {
+      line: (line, terminated) => events.push(['line', line, terminated]),
+      through: (bytes) => events.push(['through', bytes.toString('latin1')]),
+      passes: () => options.passes === true,
+      streams: () => options.streams === true,
+    },
+    options.limit,
+  );
+  for (const chunk of chunks) reader.push(Buffer.from(chunk, 'latin1'));
+  reader.end();
+  return events;
+}
+
+describe('LineReader', () => {
+  test('lines split across chunks and several in one chunk, each once, in order', () => {
+    expect(frame(['a', 'b\nc\nd', 'e\n'])).toEqual([
+      ['line', 'ab', true],
+      ['line', 'c', true],
+      ['line', 'de', true],
+    ]);
+  });
+
+  test('a last line without a newline is handed over as unterminated', () => {
+    expect(frame(['a\nb'])).toEqual([
+      ['line', 'a', true],
+      ['line', 'b', false],
+    ]);
+  });
+
+  test('whole lines the sink lets pass go through as the chunk\'s bytes; the rest is read', () => {
+    expect(frame(['a\nb\nc', 'd\n'], { passes: true })).toEqual([
+      ['through', 'a\nb\n'],
+      ['line', 'cd', true],
+    ]);
+  });
+
+  test('a line past the limit is streamed through when the sink agrees, up to and with its newline', () => {
+    expect(frame(['abcd', 'ef', 'g\nh\n'], { streams: true, limit: 3 })).toEqual([
+      ['through', 'abcd'],
+      ['through', 'ef'],
+      ['through', 'g\n'],
+      ['line', 'h', true],
+    ]);
+  });
+
+  test('a line past the limit the sink must read is read whole, and the sink is asked once', () => {
+    let asked = 0;
+    const lines: string[] = [];
+    const reader = new LineReader(BYTES, { line: (line) => lines.push(line.toString()), through: () => undefined, passes: () => false, streams: () => (asked++, false) }, 2);
+    for (const chunk of ['abc', 'def', 'g\n']) reader.push(Buffer.from(chunk));
+    expect([asked, lines]).toEqual([1, ['abcdefg']]);
+  });
+
+  test('bytes that are not UTF-8 survive in the latin1 image', () => {
+    const events: string[] = [];
+    const reader = new LineReader(LATIN1, { line: (line) => events.push(line), through: () => undefined, passes: () => false, streams: () => false });
+    reader.push(Buffer.from([0xff, 0xc3, 0x0a]));
+    expect(Buffer.from(events[0]!, 'latin1')).toEqual(Buffer.from([0xff, 0xc3]));
+  });
+});
+
+describe('readHead', () => {
+  const call = '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search","arguments":{"q":"x","n":5.0},"_meta":{"arguments":1}}}';
+
+  test('a tools/call: method, id, name and the byte span of the arguments', () => {
+    const head = readHead(call, true)!;
+    expect(head).toEqual({ method: 'tools/call', id: 7, name: 'search', cursor: false, args: { start: call.indexOf('{"q"'), end: call.indexOf(',"_meta"') } });
+  });
+
+  test.each([
+    ['an id after params, and a string id', '{"method":"tools/call","params":{"arguments":[1],"name":"a"},"id":"x-1"}', { method: 'tools/call', id: 'x-1', name: 'a', cursor: false, args: { start: 45, end: 48 } }],
+    ['a scalar argument', '{"id":1,"method":"tools/call","params":{"name":"a","arguments":null}}', { method: 'tools/call', id: 1, name: 'a', cursor: false, args: { start: 63, end: 67 } }],
+    ['a tools/list with a cursor', '{"id":2,"method":"tools/list","params":{"cursor":"c"}}', { method: 'tools/list', id: 2, cursor: true }],
+    ['escaped names', '{"id":3,"method":"tools\\/call","params":{"name":"caf\\u00e9"}}', { method: 'tools/call', id: 3, name: 'café', cursor: false }],
+    ['params as an array', '{"id":4,"method":"tools/call","params":[{"name":"a","arguments":{}}]}', { method: 'tools/call', id: 4, cursor: false }],
+    ['a name and arguments deeper than params', '{"id":5,"method":"tools/call","params":{"x":{"name":"a","arguments":{}}}}', { method: 'tools/call', id: 5, cursor: false }],
+    ['a response', '{"jsonrpc":"2.0","id":6,"result":{"tools":[]}}', { id: 6, cursor: false }],
+  ])('%s', (_name, text, expected) => {
+    expect(readHead(text, false)).toEqual(expected);
+  });
+
+  test('UTF-8 in a tool name is decoded from the latin1 image', () => {
+    const text = Buffer.from('{"id":1,"method":"tools/call","params":{"name":"café"}}').toString('latin1');
+    expect(readHead(text, true)?.name).toBe('café');
+  });
+
+  test('a method other than tools/call and tools/list stops the read early: the rest is never looked at', () => {
+    expect(readHead('{"method":"ping","id":1,"params":{"x":', true)).toEqual({ method: 'ping', cursor: false });
+  });
+
+  test.each([['not JSON', 'nope'], ['an array (a batch)', '[{"id":1,"method":"tools/call"}]'], ['cut short', '{"id":1,"method":"tools/call","params":{']])('%s: no head', (_name, text) => {
+    expect(readHead(text, true)).toBeUndefined();
+  });
+});
