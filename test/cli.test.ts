@@ -70,7 +70,8 @@ describe('schema-coerce (built bin)', () => {
   });
 
   test.each([
-    ['args that are not JSON', ['-s', SCHEMA, '{"line":5.0,'], /^schema-coerce: args: invalid JSON at line 1 column 13 \(position 12\)/],
+    ['args that are not JSON', ['-s', SCHEMA, '{"line":5.0,]'], /^schema-coerce: args: invalid JSON at line 1 column 13 \(position 12\)/],
+    ['args that were cut off', ['-s', SCHEMA, '{"line":5.0,'], /^schema-coerce: args: the arguments were cut off at line 1 column 13 \(position 12\)/],
     ['stdin that is not JSON', ['-s', SCHEMA], /^schema-coerce: args \(stdin\): invalid JSON at line 1 column 1 \(position 0\)/, 'garbage'],
     ['a schema file that is missing', ['-s', 'nope.json', '{}'], /^schema-coerce: --schema nope.json: cannot read the file \(ENOENT\)/],
     ['a schema file that is not JSON', ['-s', 'vitest.config.ts', '{}'], /^schema-coerce: --schema vitest.config.ts: invalid JSON at line 1 column 1 \(position 0\)/],

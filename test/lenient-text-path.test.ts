@@ -37,8 +37,9 @@ test('a repeated key is read by the object model and written back compact', () =
   expect(coerceArgsJson('{"page": "2", "page": "2"}', schema, { lenient: true })).toBe('{"page":2}');
 });
 
-test('a schema that throws when read leaves the text as it is, and text that is not JSON still throws', () => {
+test('a schema that throws when read leaves the text as it is, and text that is not JSON (or cut off) still throws', () => {
   const hostile = new Proxy({}, { get: () => { throw new Error('hostile'); }, ownKeys: () => { throw new Error('hostile'); } });
   expect(coerceArgsJson('{"page": "2"}', hostile, { lenient: true })).toBe('{"page": "2"}');
-  expect(() => coerceArgsJson('{"page": ', hostile, { lenient: true })).toThrow(/invalid JSON/);
+  expect(() => coerceArgsJson('{"page": ]', hostile, { lenient: true })).toThrow(/invalid JSON/);
+  expect(() => coerceArgsJson('{"page": ', hostile, { lenient: true })).toThrow(/the arguments were cut off/);
 });

@@ -1,7 +1,7 @@
 /** `withArgCoercion`: repairs `callTool` arguments in an MCP SDK `Client`. */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { PreparedCall } from '../../index.js';
+import { InvalidArgsError, type PreparedCall } from '../../index.js';
 import { ToolSchemas } from '../tool-schemas.js';
 import { errorResult, prepare, type McpCoercionOptions } from './options.js';
 import { toWire } from './wire.js';
@@ -21,15 +21,11 @@ export interface ClientCoercionOptions extends McpCoercionOptions {
   readonly lossyNumbers?: boolean;
 }
 
-/** Thrown by a wrapped `callTool` with `onInvalid: 'throw'`. */
-export class InvalidToolArgumentsError extends Error {
-  /** The prepared call: its errors, undeclared keys and message. */
-  readonly call: PreparedCall;
-
+/** Thrown by a wrapped `callTool` with `onInvalid: 'throw'`: an `InvalidArgsError` by its MCP name. */
+export class InvalidToolArgumentsError extends InvalidArgsError {
   constructor(call: PreparedCall) {
-    super(call.message ?? '[schema-coerce] invalid tool arguments');
+    super(call);
     this.name = 'InvalidToolArgumentsError';
-    this.call = call;
   }
 }
 

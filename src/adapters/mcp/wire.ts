@@ -1,14 +1,15 @@
 /** Arguments as the MCP SDK will write them: lossless numbers as exact literals where the runtime allows. */
 import { mapLosslessNumbers } from '../../json/lossless.js';
 import { toIntegerLiteral, fitsFloat64 } from '../../json/numbers.js';
+import { SchemaCoerceError } from '../../json/errors.js';
 
 /** Thrown when a number cannot reach the wire exactly and `lossyNumbers` is not set. */
-export class NumberPrecisionError extends Error {
+export class NumberPrecisionError extends SchemaCoerceError {
   /** The literal that would have been rounded. */
   readonly literal: string;
 
   constructor(literal: string) {
-    super(`[schema-coerce] ${literal} cannot be sent exactly on a runtime without JSON.rawJSON (Node 22+); pass lossyNumbers: true to send it rounded`);
+    super(`${literal} cannot be sent exactly on a runtime without JSON.rawJSON (Node 22+); pass lossyNumbers: true to send it rounded`);
     this.name = 'NumberPrecisionError';
     this.literal = literal;
   }
