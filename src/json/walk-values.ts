@@ -78,7 +78,8 @@ export function walkValues<S>(value: unknown, state: S, visitor: ValueVisitor<S>
       }
       const replaced = visitor.leaf(child, childState);
       path.pop();
-      if (replaced !== child) replaceChild(frame, token, replaced);
+      // Object.is: a NaN that stays is no change (NaN !== NaN), so the same reference comes back.
+      if (!Object.is(replaced, child)) replaceChild(frame, token, replaced);
       continue;
     }
     frames.pop();
