@@ -21,7 +21,7 @@ const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name);
 const run = (file: string, args: string[], cwd: string): string => execFileSync(file, args, { cwd, encoding: 'utf8', stdio: 'pipe' });
 const versionOf = (name: string): string => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 // The peers, and the type packages `ai`'s own declarations need, as every consumer of `ai` has them.
-const peers = ['ajv', '@modelcontextprotocol/sdk', 'ai', 'zod', '@types/node', '@types/json-schema'].map((name) => `${name}@${versionOf(name)}`);
+const peers = ['ajv', '@modelcontextprotocol/sdk', 'ai', 'zod', '@types/node', '@types/json-schema', '@openai/agents-core'].map((name) => `${name}@${versionOf(name)}`);
 
 let consumer = '';
 let bare = '';
@@ -65,10 +65,11 @@ describe('packaging', () => {
       import { renderSchemaForModel } from 'schema-coerce/render';
       import { withArgCoercion } from 'schema-coerce/mcp';
       import { repairToolInput } from 'schema-coerce/ai';
+      import { coerceTools } from 'schema-coerce/openai-agents';
       const schema = { properties: { n: { type: 'integer' } }, required: ['n'] };
       console.log(coerceArgsJson('{"n":5.0}', schema), validateArgs({ m: 1 }, schema).ok, renderSchemaForModel(schema).length > 0,
-        typeof withArgCoercion, repairToolInput('{"n":"5"}', schema));`;
-    expect(run('node', ['--input-type=module', '-e', script], consumer)).toBe('{"n":5} false true function {"n":5}\n');
+        typeof withArgCoercion, repairToolInput('{"n":"5"}', schema), typeof coerceTools);`;
+    expect(run('node', ['--input-type=module', '-e', script], consumer)).toBe('{"n":5} false true function {"n":5} function\n');
   });
 
   test('requires as CJS, every entry point', () => {
@@ -78,10 +79,11 @@ describe('packaging', () => {
       const { renderSchemaForModel } = require('schema-coerce/render');
       const { withServerArgCoercion } = require('schema-coerce/mcp');
       const { createToolCallRepair } = require('schema-coerce/ai');
+      const { coerceMcpServer } = require('schema-coerce/openai-agents');
       const schema = { properties: { n: { type: 'integer' } }, required: ['n'] };
       console.log(coerceArgsJson('{"n":5.0}', schema), validateArgs({ m: 1 }, schema).ok, renderSchemaForModel(schema).length > 0,
-        typeof withServerArgCoercion, typeof createToolCallRepair);`;
-    expect(run('node', ['--input-type=commonjs', '-e', script], consumer)).toBe('{"n":5} false true function function\n');
+        typeof withServerArgCoercion, typeof createToolCallRepair, typeof coerceMcpServer);`;
+    expect(run('node', ['--input-type=commonjs', '-e', script], consumer)).toBe('{"n":5} false true function function function\n');
   });
 
   test('the bin runs from the installed package', () => {
@@ -117,7 +119,28 @@ describe('packaging', () => {
     expect(() => run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], consumer)).not.toThrow();
   }, 60_000);
 
-  test('without ajv or the MCP SDK installed: the root, render, ai and the CLI (proxy included) work', () => {
+  // The frameworks' own declarations are large: one resolution here (arethetypeswrong checks both).
+  test('a TypeScript consumer of the agent-framework subpaths type-checks under moduleResolution node16', () => {
+    const dir = join(consumer, 'frameworks');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'index.ts'), `
+      import { tool } from '@openai/agents-core';
+      import { z } from 'zod';
+      import { coerceFunctionTool, coerceTools, type AgentsCoercionOptions, type FrameworkCoercionReport } from 'schema-coerce/openai-agents';
+      const agentsOptions: AgentsCoercionOptions = { validate: false, onCoerce: (report: FrameworkCoercionReport) => report.call?.json };
+      const goto = tool({ name: 'goto', description: 'Go.', parameters: z.object({ line: z.number().int() }), execute: async ({ line }) => line });
+      const same: typeof goto = coerceFunctionTool(goto, agentsOptions);
+      export const tools = [same, ...coerceTools([goto])];
+    `);
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { module: 'node16', moduleResolution: 'node16', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] },
+      files: ['index.ts'],
+    }));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+    expect(() => run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], dir)).not.toThrow();
+  }, 400_000);
+
+  test('without ajv, the MCP SDK or any agent framework installed: the root, render, ai, the framework subpaths and the CLI (proxy included) work', () => {
     expect(readdirSync(join(bare, 'node_modules'))).not.toContain('ajv');
     expect(readdirSync(join(bare, 'node_modules'))).not.toContain('@modelcontextprotocol');
     const script = `
@@ -127,6 +150,13 @@ describe('packaging', () => {
       const schema = { properties: { n: { type: 'integer' } } };
       console.log(coerceArgsJson('{"n":5.0}', schema), repairToolInput('{"n":"5"}', schema), typeof coercedJsonSchema(schema), renderSchemaForModel(schema).length > 0);`;
     expect(run('node', ['--input-type=module', '-e', script], bare)).toBe('{"n":5} {"n":5} object true\n');
+    for (const framework of ['@openai', '@langchain', '@mastra']) expect(readdirSync(join(bare, 'node_modules'))).not.toContain(framework);
+    // The framework subpaths need nothing but their framework (a tool shaped like the framework's here).
+    const frameworks = `
+      import { coerceFunctionTool } from 'schema-coerce/openai-agents';
+      const tool = { type: 'function', name: 't', strict: true, parameters: { properties: { n: { type: 'integer' } } }, invoke: async (_, input) => input };
+      console.log(await coerceFunctionTool(tool).invoke({}, '{"n":"5"}'));`;
+    expect(run('node', ['--input-type=module', '-e', frameworks], bare)).toBe('{"n":5}\n');
     const cli = join(bare, 'node_modules', '.bin', 'schema-coerce');
     expect(run(cli, ['--schema', '{"type":"integer"}', '5.0'], bare)).toBe('5\n');
     const echo = ['proxy', '--', process.execPath, '-e', 'process.stdin.pipe(process.stdout)'];

@@ -2,6 +2,7 @@ import { expect, test } from 'vitest';
 import * as ai from '../src/ai.js';
 import * as root from '../src/index.js';
 import * as mcp from '../src/mcp.js';
+import * as openaiAgents from '../src/openai-agents.js';
 import * as render from '../src/render.js';
 import * as validate from '../src/validate.js';
 
@@ -36,4 +37,8 @@ test('schema-coerce/mcp exports exactly these names', () => {
 
 test('schema-coerce/ai exports exactly these names', () => {
   expect(Object.keys(ai).sort()).toEqual(['coercedJsonSchema', 'createToolCallRepair', 'repairToolInput']);
+});
+
+test('schema-coerce/openai-agents exports exactly these names', () => {
+  expect(Object.keys(openaiAgents).sort()).toEqual(['coerceFunctionTool', 'coerceMcpServer', 'coerceTools']);
 });
