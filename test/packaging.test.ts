@@ -5,7 +5,7 @@
  * Node built-in, under a size budget.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -21,10 +21,11 @@ const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name);
 const run = (file: string, args: string[], cwd: string): string => execFileSync(file, args, { cwd, encoding: 'utf8', stdio: 'pipe' });
 const versionOf = (name: string): string => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 // The peers, and the type packages `ai`'s own declarations need, as every consumer of `ai` has them.
-const peers = ['ajv', '@modelcontextprotocol/sdk', 'ai', 'zod', '@types/node', '@types/json-schema', '@openai/agents-core'].map((name) => `${name}@${versionOf(name)}`);
+const peers = ['ajv', '@modelcontextprotocol/sdk', 'ai', 'zod', '@types/node', '@types/json-schema', '@openai/agents-core', '@langchain/core', '@langchain/mcp-adapters'].map((name) => `${name}@${versionOf(name)}`);
 
 let consumer = '';
 let bare = '';
+let frameworksOnly = '';
 
 /** A fresh project with the packed tarball and `extra` packages installed. */
 function installInto(work: string, name: string, tarball: string, extra: string[]): string {
@@ -41,6 +42,7 @@ beforeAll(() => {
   const tarball = join(work, readdirSync(work).find((name) => name.endsWith('.tgz'))!);
   consumer = installInto(work, 'consumer', tarball, peers);
   bare = installInto(work, 'bare', tarball, ['ai', 'zod'].map((name) => `${name}@${versionOf(name)}`));
+  frameworksOnly = installInto(work, 'frameworks-only', tarball, ['@openai/agents-core', '@langchain/core', 'zod'].map((name) => `${name}@${versionOf(name)}`));
 }, 240_000);
 
 describe('packaging', () => {
@@ -66,10 +68,11 @@ describe('packaging', () => {
       import { withArgCoercion } from 'schema-coerce/mcp';
       import { repairToolInput } from 'schema-coerce/ai';
       import { coerceTools } from 'schema-coerce/openai-agents';
+      import { coerceTool } from 'schema-coerce/langchain';
       const schema = { properties: { n: { type: 'integer' } }, required: ['n'] };
       console.log(coerceArgsJson('{"n":5.0}', schema), validateArgs({ m: 1 }, schema).ok, renderSchemaForModel(schema).length > 0,
-        typeof withArgCoercion, repairToolInput('{"n":"5"}', schema), typeof coerceTools);`;
-    expect(run('node', ['--input-type=module', '-e', script], consumer)).toBe('{"n":5} false true function {"n":5} function\n');
+        typeof withArgCoercion, repairToolInput('{"n":"5"}', schema), typeof coerceTools, typeof coerceTool);`;
+    expect(run('node', ['--input-type=module', '-e', script], consumer)).toBe('{"n":5} false true function {"n":5} function function\n');
   });
 
   test('requires as CJS, every entry point', () => {
@@ -80,10 +83,11 @@ describe('packaging', () => {
       const { withServerArgCoercion } = require('schema-coerce/mcp');
       const { createToolCallRepair } = require('schema-coerce/ai');
       const { coerceMcpServer } = require('schema-coerce/openai-agents');
+      const { loadCoercedMcpTools } = require('schema-coerce/langchain');
       const schema = { properties: { n: { type: 'integer' } }, required: ['n'] };
       console.log(coerceArgsJson('{"n":5.0}', schema), validateArgs({ m: 1 }, schema).ok, renderSchemaForModel(schema).length > 0,
-        typeof withServerArgCoercion, typeof createToolCallRepair, typeof coerceMcpServer);`;
-    expect(run('node', ['--input-type=commonjs', '-e', script], consumer)).toBe('{"n":5} false true function function function\n');
+        typeof withServerArgCoercion, typeof createToolCallRepair, typeof coerceMcpServer, typeof loadCoercedMcpTools);`;
+    expect(run('node', ['--input-type=commonjs', '-e', script], consumer)).toBe('{"n":5} false true function function function function\n');
   });
 
   test('the bin runs from the installed package', () => {
@@ -131,6 +135,12 @@ describe('packaging', () => {
       const goto = tool({ name: 'goto', description: 'Go.', parameters: z.object({ line: z.number().int() }), execute: async ({ line }) => line });
       const same: typeof goto = coerceFunctionTool(goto, agentsOptions);
       export const tools = [same, ...coerceTools([goto])];
+      import { tool as lcTool } from '@langchain/core/tools';
+      import { coerceTool, loadCoercedMcpTools, type LangChainCoercionOptions } from 'schema-coerce/langchain';
+      const lcOptions: LangChainCoercionOptions = { validate: false, lenient: { strings: true } };
+      const lcGoto = lcTool(async ({ line }) => String(line), { name: 'goto', schema: z.object({ line: z.number().int() }) });
+      const lcSame: typeof lcGoto = coerceTool(lcGoto, lcOptions);
+      export { lcSame, loadCoercedMcpTools };
     `);
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
       compilerOptions: { module: 'node16', moduleResolution: 'node16', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] },
@@ -151,12 +161,22 @@ describe('packaging', () => {
       console.log(coerceArgsJson('{"n":5.0}', schema), repairToolInput('{"n":"5"}', schema), typeof coercedJsonSchema(schema), renderSchemaForModel(schema).length > 0);`;
     expect(run('node', ['--input-type=module', '-e', script], bare)).toBe('{"n":5} {"n":5} object true\n');
     for (const framework of ['@openai', '@langchain', '@mastra']) expect(readdirSync(join(bare, 'node_modules'))).not.toContain(framework);
-    // The framework subpaths need nothing but their framework (a tool shaped like the framework's here).
-    const frameworks = `
+  });
+
+  test('each framework subpath needs its framework alone: no ajv, no MCP SDK', () => {
+    expect(readdirSync(join(frameworksOnly, 'node_modules'))).not.toContain('ajv');
+    expect(existsSync(join(frameworksOnly, 'node_modules', '@modelcontextprotocol', 'sdk'))).toBe(false);
+    const script = `
+      import { tool } from '@openai/agents-core';
+      import { tool as lcTool } from '@langchain/core/tools';
+      import { z } from 'zod';
       import { coerceFunctionTool } from 'schema-coerce/openai-agents';
-      const tool = { type: 'function', name: 't', strict: true, parameters: { properties: { n: { type: 'integer' } } }, invoke: async (_, input) => input };
-      console.log(await coerceFunctionTool(tool).invoke({}, '{"n":"5"}'));`;
-    expect(run('node', ['--input-type=module', '-e', frameworks], bare)).toBe('{"n":5}\n');
+      import { coerceTool } from 'schema-coerce/langchain';
+      const schema = z.object({ n: z.number().int() });
+      const agentsTool = tool({ name: 't', description: 't', parameters: schema, execute: async ({ n }) => n + 1 });
+      const langchainTool = lcTool(async ({ n }) => String(n + 1), { name: 't', description: 't', schema });
+      console.log(await coerceFunctionTool(agentsTool).invoke({}, '{"n":"5"}'), await coerceTool(langchainTool, { validate: false }).invoke({ n: '5' }));`;
+    expect(run('node', ['--input-type=module', '-e', script], frameworksOnly)).toBe('6 6\n');
     const cli = join(bare, 'node_modules', '.bin', 'schema-coerce');
     expect(run(cli, ['--schema', '{"type":"integer"}', '5.0'], bare)).toBe('5\n');
     const echo = ['proxy', '--', process.execPath, '-e', 'process.stdin.pipe(process.stdout)'];

@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
 import * as ai from '../src/ai.js';
 import * as root from '../src/index.js';
+import * as langchain from '../src/langchain.js';
 import * as mcp from '../src/mcp.js';
 import * as openaiAgents from '../src/openai-agents.js';
 import * as render from '../src/render.js';
@@ -41,4 +42,8 @@ test('schema-coerce/ai exports exactly these names', () => {
 
 test('schema-coerce/openai-agents exports exactly these names', () => {
   expect(Object.keys(openaiAgents).sort()).toEqual(['coerceFunctionTool', 'coerceMcpServer', 'coerceTools']);
+});
+
+test('schema-coerce/langchain exports exactly these names', () => {
+  expect(Object.keys(langchain).sort()).toEqual(['coerceTool', 'coerceTools', 'loadCoercedMcpTools']);
 });

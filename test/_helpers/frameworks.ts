@@ -8,9 +8,9 @@ export const STRINGLY = '{"line":"5","tags":"urgent","deleted":"false"}';
 export const REPAIRED: object = { line: 5, tags: ['urgent'], deleted: false };
 /** Arguments nothing can repair. */
 export const HOPELESS = '{"line":"five"}';
-/** What the strict MCP server's `goto` must receive for `{"line":"7","tags":"a"}`. */
-export const MCP_STRINGLY = '{"line":"7","tags":"a"}';
-export const MCP_REPAIRED: object = { line: 7, tags: ['a'] };
+/** What the strict MCP server's `goto` must receive for `{"line":"7"}`. */
+export const MCP_STRINGLY = '{"line":"7"}';
+export const MCP_REPAIRED: object = { line: 7 };
 
 /** The tool's parameters as zod: `line` an integer (required), `tags` strings, `deleted` a boolean. */
 export const gotoZod: z.ZodObject<{ line: z.ZodNumber; tags: z.ZodOptional<z.ZodArray<z.ZodString>>; deleted: z.ZodOptional<z.ZodBoolean> }> = z.object({ line: z.number().int(), tags: z.array(z.string()).optional(), deleted: z.boolean().optional() });
