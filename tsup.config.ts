@@ -5,7 +5,7 @@ const { version } = JSON.parse(readFileSync('./package.json', 'utf8')) as { vers
 
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', validate: 'src/validate.ts', render: 'src/render.ts', mcp: 'src/mcp.ts', ai: 'src/ai.ts' },
+    entry: { index: 'src/index.ts', validate: 'src/validate.ts', render: 'src/render.ts', mcp: 'src/mcp.ts', ai: 'src/ai.ts', 'openai-agents': 'src/openai-agents.ts', langchain: 'src/langchain.ts', mastra: 'src/mastra.ts' },
     format: ['esm', 'cjs'],
     dts: true,
     clean: true,

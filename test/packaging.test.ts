@@ -5,7 +5,7 @@
  * Node built-in, under a size budget.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -21,10 +21,11 @@ const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name);
 const run = (file: string, args: string[], cwd: string): string => execFileSync(file, args, { cwd, encoding: 'utf8', stdio: 'pipe' });
 const versionOf = (name: string): string => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 // The peers, and the type packages `ai`'s own declarations need, as every consumer of `ai` has them.
-const peers = ['ajv', '@modelcontextprotocol/sdk', 'ai', 'zod', '@types/node', '@types/json-schema'].map((name) => `${name}@${versionOf(name)}`);
+const peers = ['ajv', '@modelcontextprotocol/sdk', 'ai', 'zod', '@types/node', '@types/json-schema', '@openai/agents-core', '@langchain/core', '@langchain/mcp-adapters', '@mastra/core'].map((name) => `${name}@${versionOf(name)}`);
 
 let consumer = '';
 let bare = '';
+let frameworksOnly = '';
 
 /** A fresh project with the packed tarball and `extra` packages installed. */
 function installInto(work: string, name: string, tarball: string, extra: string[]): string {
@@ -41,6 +42,7 @@ beforeAll(() => {
   const tarball = join(work, readdirSync(work).find((name) => name.endsWith('.tgz'))!);
   consumer = installInto(work, 'consumer', tarball, peers);
   bare = installInto(work, 'bare', tarball, ['ai', 'zod'].map((name) => `${name}@${versionOf(name)}`));
+  frameworksOnly = installInto(work, 'frameworks-only', tarball, ['@openai/agents-core', '@langchain/core', '@mastra/core', 'zod'].map((name) => `${name}@${versionOf(name)}`));
 }, 240_000);
 afterAll(removeTempDirs);
 
@@ -66,10 +68,15 @@ describe('packaging', () => {
       import { renderSchemaForModel } from 'schema-coerce/render';
       import { withArgCoercion } from 'schema-coerce/mcp';
       import { repairToolInput } from 'schema-coerce/ai';
+      import { coerceTools } from 'schema-coerce/openai-agents';
+      import { coerceTool } from 'schema-coerce/langchain';
+      import { createTool } from '@mastra/core/tools';
+      import { coerceTool as coerceMastraTool } from 'schema-coerce/mastra';
+      const mastraTool = coerceMastraTool(createTool({ id: 't', description: 't', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } } }), { validate: true });
       const schema = { properties: { n: { type: 'integer' } }, required: ['n'] };
       console.log(coerceArgsJson('{"n":5.0}', schema), validateArgs({ m: 1 }, schema).ok, renderSchemaForModel(schema).length > 0,
-        typeof withArgCoercion, repairToolInput('{"n":"5"}', schema));`;
-    expect(run('node', ['--input-type=module', '-e', script], consumer)).toBe('{"n":5} false true function {"n":5}\n');
+        typeof withArgCoercion, repairToolInput('{"n":"5"}', schema), typeof coerceTools, typeof coerceTool, mastraTool.inputSchema['~standard'].validate({ n: 'x' }).issues[0].message.split('\\n')[1]);`;
+    expect(run('node', ['--input-type=module', '-e', script], consumer)).toBe('{"n":5} false true function {"n":5} function function /n: must be integer; you sent "x".\n');
   });
 
   test('requires as CJS, every entry point', () => {
@@ -79,10 +86,15 @@ describe('packaging', () => {
       const { renderSchemaForModel } = require('schema-coerce/render');
       const { withServerArgCoercion } = require('schema-coerce/mcp');
       const { createToolCallRepair } = require('schema-coerce/ai');
+      const { coerceMcpServer } = require('schema-coerce/openai-agents');
+      const { loadCoercedMcpTools } = require('schema-coerce/langchain');
+      const { createTool } = require('@mastra/core/tools');
+      const { coerceTool } = require('schema-coerce/mastra');
+      const mastraTool = coerceTool(createTool({ id: 't', description: 't', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } } }), { validate: true });
       const schema = { properties: { n: { type: 'integer' } }, required: ['n'] };
       console.log(coerceArgsJson('{"n":5.0}', schema), validateArgs({ m: 1 }, schema).ok, renderSchemaForModel(schema).length > 0,
-        typeof withServerArgCoercion, typeof createToolCallRepair);`;
-    expect(run('node', ['--input-type=commonjs', '-e', script], consumer)).toBe('{"n":5} false true function function\n');
+        typeof withServerArgCoercion, typeof createToolCallRepair, typeof coerceMcpServer, typeof loadCoercedMcpTools, mastraTool.inputSchema['~standard'].validate({ n: 'x' }).issues[0].message.split('\\n')[1]);`;
+    expect(run('node', ['--input-type=commonjs', '-e', script], consumer)).toBe('{"n":5} false true function function function function /n: must be integer; you sent "x".\n');
   });
 
   test('the bin runs from the installed package', () => {
@@ -118,7 +130,43 @@ describe('packaging', () => {
     expect(() => run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], consumer)).not.toThrow();
   }, 60_000);
 
-  test('without ajv or the MCP SDK installed: the root, render, ai and the CLI (proxy included) work', () => {
+  // The frameworks' own declarations are large: one resolution here (arethetypeswrong checks both).
+  test('a TypeScript consumer of the agent-framework subpaths type-checks under moduleResolution node16', () => {
+    const dir = join(consumer, 'frameworks');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'index.ts'), `
+      import { tool } from '@openai/agents-core';
+      import { z } from 'zod';
+      import { coerceFunctionTool, coerceTools, type AgentsCoercionOptions, type FrameworkCoercionReport } from 'schema-coerce/openai-agents';
+      const agentsOptions: AgentsCoercionOptions = { validate: false, onCoerce: (report: FrameworkCoercionReport) => report.call?.json };
+      const goto = tool({ name: 'goto', description: 'Go.', parameters: z.object({ line: z.number().int() }), execute: async ({ line }) => line });
+      const same: typeof goto = coerceFunctionTool(goto, agentsOptions);
+      export const tools = [same, ...coerceTools([goto])];
+      import { tool as lcTool } from '@langchain/core/tools';
+      import { coerceTool, loadCoercedMcpTools, type LangChainCoercionOptions } from 'schema-coerce/langchain';
+      const lcOptions: LangChainCoercionOptions = { validate: false, lenient: { strings: true } };
+      const lcGoto = lcTool(async ({ line }) => String(line), { name: 'goto', schema: z.object({ line: z.number().int() }) });
+      const lcSame: typeof lcGoto = coerceTool(lcGoto, lcOptions);
+      export { lcSame, loadCoercedMcpTools };
+      import { createTool } from '@mastra/core/tools';
+      import { coerceTools as coerceMastraTools, type MastraCoercionOptions } from 'schema-coerce/mastra';
+      const mastraOptions: MastraCoercionOptions = { validate: true, integerRange: 'int64' };
+      const mastraGoto = createTool({ id: 'goto', description: 'Go.', inputSchema: z.object({ line: z.number().int() }), execute: async ({ line }) => line });
+      const mastraSame: { goto: typeof mastraGoto } = coerceMastraTools({ goto: mastraGoto }, mastraOptions);
+      export { mastraSame };
+    `);
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { module: 'node16', moduleResolution: 'node16', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] },
+      files: ['index.ts'],
+    }));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+    // Mastra's own bundled declarations do not compile without skipLibCheck: only their errors are allowed.
+    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], { cwd: dir, encoding: 'utf8' });
+    const errors = tsc.stdout.split('\n').filter((line) => /^\S.*error TS/.test(line) && !line.startsWith('../node_modules/@mastra/'));
+    expect(errors).toEqual([]);
+  }, 400_000);
+
+  test('without ajv, the MCP SDK or any agent framework installed: the root, render, ai, the framework subpaths and the CLI (proxy included) work', () => {
     expect(readdirSync(join(bare, 'node_modules'))).not.toContain('ajv');
     expect(readdirSync(join(bare, 'node_modules'))).not.toContain('@modelcontextprotocol');
     const script = `
@@ -128,6 +176,27 @@ describe('packaging', () => {
       const schema = { properties: { n: { type: 'integer' } } };
       console.log(coerceArgsJson('{"n":5.0}', schema), repairToolInput('{"n":"5"}', schema), typeof coercedJsonSchema(schema), renderSchemaForModel(schema).length > 0);`;
     expect(run('node', ['--input-type=module', '-e', script], bare)).toBe('{"n":5} {"n":5} object true\n');
+    for (const framework of ['@openai', '@langchain', '@mastra']) expect(readdirSync(join(bare, 'node_modules'))).not.toContain(framework);
+  });
+
+  test('each framework subpath needs its framework alone: no ajv, no MCP SDK', () => {
+    expect(readdirSync(join(frameworksOnly, 'node_modules'))).not.toContain('ajv');
+    expect(existsSync(join(frameworksOnly, 'node_modules', '@modelcontextprotocol', 'sdk'))).toBe(false);
+    const script = `
+      import { tool } from '@openai/agents-core';
+      import { tool as lcTool } from '@langchain/core/tools';
+      import { z } from 'zod';
+      import { coerceFunctionTool } from 'schema-coerce/openai-agents';
+      import { coerceTool } from 'schema-coerce/langchain';
+      import { createTool } from '@mastra/core/tools';
+      import { coerceTool as coerceMastraTool } from 'schema-coerce/mastra';
+      const schema = z.object({ n: z.number().int() });
+      const mastraTool = coerceMastraTool(createTool({ id: 't', description: 't', inputSchema: schema, execute: async ({ n }) => n + 1 }));
+      const agentsTool = tool({ name: 't', description: 't', parameters: schema, execute: async ({ n }) => n + 1 });
+      const langchainTool = lcTool(async ({ n }) => String(n + 1), { name: 't', description: 't', schema });
+      console.log(await coerceFunctionTool(agentsTool).invoke({}, '{"n":"5"}'), await coerceTool(langchainTool, { validate: false }).invoke({ n: '5' }),
+        await mastraTool.execute({ n: '5' }, {}));`;
+    expect(run('node', ['--input-type=module', '-e', script], frameworksOnly)).toBe('6 6 6\n');
     const cli = join(bare, 'node_modules', '.bin', 'schema-coerce');
     expect(run(cli, ['--schema', '{"type":"integer"}', '5.0'], bare)).toBe('5\n');
     const echo = ['proxy', '--', process.execPath, '-e', 'process.stdin.pipe(process.stdout)'];
