@@ -51,6 +51,17 @@ describe('fixture coverage', () => {
   );
 });
 
+describe('plain JS numbers in lenient mode (the object path)', () => {
+  test.each([
+    [5, 'string', '5', 'number-to-string'], [2.5, 'string', '2.5', 'number-to-string'], [1, 'boolean', true, 'number-to-boolean'], [0, 'boolean', false, 'number-to-boolean'],
+  ] as const)('%d under %s becomes %j', (n, type, expected, rule) => {
+    const result = coerceArgs({ n }, { properties: { n: { type } } }, { lenient: true });
+    expect(result.value).toEqual({ n: expected });
+    expect(result.changes).toEqual([{ path: '/n', from: String(n), to: JSON.stringify(expected), rule }]);
+    expect(result.refusals).toEqual([]);
+  });
+});
+
 describe('refusal messages', () => {
   test.each([
     ['"abc"', { type: 'integer' }, '"abc" at the root was left as it is: no safe conversion applies; expected integer'],

@@ -123,4 +123,49 @@ describe(`parseArgs and coerceArgsJson against JSON.parse (seed ${seed}, ${numRu
     expect(JSON.parse(source)).toEqual({ a: 3, b: { a: 2 } });
     expect(() => parseArgs(source)).toThrow(new ArgsParseError("Duplicate key 'a'", { position: 19, line: 1, column: 20 }));
   });
+
+  test.each([
+    ['', 0, 'Unexpected end of input'], [' ', 1, 'Unexpected end of input'], ['[1', 2, 'Unexpected end of input'],
+    ['[1 2]', 3, `Expected ',' or ']' but got "2"`], ['{"a":1 "b":2}', 7, String.raw`Expected ',' or '}' but got "\""`],
+    ['{"a"', 4, 'Unexpected end of input'], ['{"a" 1}', 5, `Expected ':' but got "1"`], ['{"a":', 5, 'Unexpected end of input'],
+    ['{1:2}', 1, 'Expected a quoted object key but got "1"'], ['{"a":1,}', 7, 'Expected a quoted object key but got "}"'], ['{"a":1,', 7, 'Unexpected end of input'],
+    ['tru', 0, 'Unexpected character "t"'], ['fals', 0, 'Unexpected character "f"'], ['nul', 0, 'Unexpected character "n"'],
+    ['1 x', 2, 'Unexpected character "x" after the JSON value'], ['-x', 0, 'Invalid number'], ['[1,]', 3, 'Unexpected character "]"'],
+    ['"a\\x"', 2, 'Invalid escape in a string'], ['"\\x\\n"', 1, 'Invalid escape in a string'], ['"\\u12"', 1, 'Invalid escape in a string'],
+    ['"\u001f"', 1, 'Invalid character U+001F in a string'], ['"abc', 4, 'Unterminated string'],
+    ['{"a":1,"\\u0061":2}', 7, "Duplicate key 'a'"], ['{"ab":1,"a":2,"ab":3}', 14, "Duplicate key 'ab'"],
+  ])('%j: ArgsParseError at %i, "%s"', (source, position, reason) => {
+    for (const run of [() => parseArgs(source), () => coerceArgsJson(source, ANY_DEPTH)]) {
+      expect(attempt(run)).toMatchObject({ ok: false, error: { position, reason } });
+    }
+  });
+
+  test('true, false and null are read whole, in arrays and after white space', () => {
+    expect(parseArgs(' [true,false,null,\r\n\ttrue] ')).toEqual([true, false, null, true]);
+    expect(coerceArgsJson('{"a" :\r\n true , "b":[ null ,false]}', ANY_DEPTH)).toBe('{"a" :\r\n true , "b":[ null ,false]}');
+  });
+
+  test('a repeated key is found at any depth and among many keys, escaped or not', () => {
+    const deep = (depth: number, inner: string) => '{"k":'.repeat(depth) + inner + '}'.repeat(depth);
+    for (const depth of [1, 63, 64, 65, 100]) {
+      const source = deep(depth, '{"x":1,"y":2,"\\u0078":3}');
+      expect(() => JSON.parse(source)).not.toThrow();
+      for (const run of [() => parseArgs(source), () => coerceArgsJson(source, ANY_DEPTH)]) expect(attempt(run)).toMatchObject({ ok: false, error: { reason: "Duplicate key 'x'" } });
+      expect(stringifyArgs(parseArgs(deep(depth, '{"x":1,"y":2}')))).toBe(deep(depth, '{"x":1,"y":2}'));
+    }
+    const keys = Array.from({ length: 40 }, (_, i) => `"k${i}":${i}.0`);
+    for (const count of [15, 16, 17, 40]) {
+      const unique = `{${keys.slice(0, count).join(',')}}`;
+      expect(coerceArgsJson(unique, ANY_DEPTH)).toBe(unique.replace(/\.0/g, ''));
+      const repeated = `{${keys.slice(0, count).join(',')},"k${count - 1}":1}`;
+      for (const run of [() => parseArgs(repeated), () => coerceArgsJson(repeated, ANY_DEPTH)]) expect(attempt(run)).toMatchObject({ ok: false, error: { reason: `Duplicate key 'k${count - 1}'` } });
+    }
+  });
+
+  test('the text path rewrites any number of literals, across its output chunks', () => {
+    for (const count of [4095, 4096, 4097, 9000]) {
+      const source = `[${Array.from({ length: count }, (_, i) => `${i}.0`).join(',')}]`;
+      expect(coerceArgsJson(source, ANY_DEPTH)).toBe(`[${Array.from({ length: count }, (_, i) => String(i)).join(',')}]`);
+    }
+  });
 });
