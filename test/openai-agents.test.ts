@@ -65,9 +65,17 @@ describe('coerceFunctionTool: a strict zod tool (repair only by default)', () =>
     expect(received).toEqual([REPAIRED]);
   });
 
-  test('hopeless arguments never run the tool; zod stays the judge by default', async () => {
+  test('hopeless arguments never run the tool, and the model is told what to fix, naming line', async () => {
     const received: unknown[] = [];
-    expect(shown(await runOnce({ tools: [coerceFunctionTool(zodTool(received))] }, 'goto', HOPELESS))).toBe('An error occurred while running the tool. Please try again.');
+    const output = shown(await runOnce({ tools: [coerceFunctionTool(zodTool(received))] }, 'goto', HOPELESS));
+    expect(output).toMatch(/^Invalid parameters for tool "goto": /);
+    expect(output).toContain('/line: must be number; you sent "five".');
+    expect(received).toEqual([]);
+  });
+
+  test('with rejectRefused: false, zod stays the judge of what repair could not fix', async () => {
+    const received: unknown[] = [];
+    expect(shown(await runOnce({ tools: [coerceFunctionTool(zodTool(received), { rejectRefused: false })] }, 'goto', HOPELESS))).toBe('An error occurred while running the tool. Please try again.');
     expect(received).toEqual([]);
   });
 

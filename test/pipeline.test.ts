@@ -99,3 +99,30 @@ describe('prepareToolCall', () => {
     expect(validateArgs({ line: 1, filePath: 'a' }, SCHEMA, { provider })).toMatchObject({ ok: false, validator: 'provider', reason: expect.stringContaining('broken') });
   });
 });
+
+describe('rejectRefused: what coercion refused fails the call, without a validator', () => {
+  const schema = { type: 'object', properties: { line: { type: 'integer' }, format: { enum: ['markdown', 'html'] } } };
+
+  test('a value no safe conversion fixes is named in the message, and the call is not ok', () => {
+    const call = prepareToolCall('{"line":"five","format":"Customer"}', schema, { lenient: true, rejectRefused: true, toolName: 'open' });
+    expect(call.ok).toBe(false);
+    expect(call.errors).toStrictEqual([
+      { path: '/line', keyword: 'type', message: 'must be integer' },
+      { path: '/format', keyword: 'enum', message: 'must be one of "markdown", "html"' },
+    ]);
+    expect(call.message).toContain('/line: must be integer; you sent "five".');
+    expect(call.message).toContain('/format: must be one of "markdown", "html"; you sent "Customer".');
+  });
+
+  test('a fraction at an integer position is named as not whole', () => {
+    const call = prepareToolCall('{"line":5.5}', schema, { rejectRefused: true });
+    expect(call.ok).toBe(false);
+    expect(call.errors).toStrictEqual([{ path: '/line', keyword: 'type', message: 'must be a whole number' }]);
+  });
+
+  test('without it, or when nothing was refused, the call stays ok', () => {
+    expect(prepareToolCall('{"line":"five"}', schema, { lenient: true }).ok).toBe(true);
+    const call = prepareToolCall('{"line":"5","format":"HTML"}', schema, { lenient: true, rejectRefused: true });
+    expect(call).toMatchObject({ ok: true, json: '{"line":5,"format":"html"}', errors: [] });
+  });
+});

@@ -31,6 +31,12 @@ export interface FrameworkCoercionOptions extends CoerceOptions {
   readonly rejectUndeclared?: boolean;
   /** Rename an undeclared key matching exactly one declared name by normalisation. */
   readonly renameUnambiguous?: boolean;
+  /**
+   * Without a validator, answer with the message (the tool not run) when a value was refused:
+   * its type is not one the schema accepts and no safe conversion applies. The default depends
+   * on the kind of tool (see each adapter).
+   */
+  readonly rejectRefused?: boolean;
   /** Called once per tool call with what was done. */
   readonly onCoerce?: (report: FrameworkCoercionReport) => void;
 }

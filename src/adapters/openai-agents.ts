@@ -14,7 +14,10 @@ import { ToolSchemas } from './tool-schemas.js';
  * function tools, whose `parameters` mark optional fields required-and-nullable so that
  * validating against them would refuse what the tool's own zod schema accepts; and to `true`
  * (Ajv, which must be installed) for non-strict function tools and MCP tools, which the SDK does
- * not validate at all.
+ * not validate at all. `rejectRefused` defaults to `true` for strict tools when `validate` is not
+ * given, so a value no safe conversion fixes (`"five"` for a number) is answered with the
+ * library's message naming it, not with the SDK's generic "An error occurred while running the
+ * tool"; it is off otherwise.
  */
 export interface AgentsCoercionOptions extends FrameworkCoercionOptions {}
 
@@ -37,7 +40,9 @@ export function coerceFunctionTool<T extends AnyFunctionTool>(tool: T, options: 
   const original = tool.invoke;
   const invoke: AnyFunctionTool['invoke'] = async (runContext, input, details) => {
     const validator = await resolveValidator(options.validate, !tool.strict);
-    const call = prepareFrameworkCall(input, tool.parameters, tool.name, options, validator);
+    // A strict tool repaired only by default: what repair refused is answered with the message.
+    const rejectRefused = options.rejectRefused ?? (options.validate === undefined && tool.strict);
+    const call = prepareFrameworkCall(input, tool.parameters, tool.name, { ...options, rejectRefused }, validator);
     if (!call.ok) return refusal(call);
     return original.call(tool, runContext, call.json, details);
   };

@@ -34,6 +34,12 @@ export interface PrepareOptions extends CoerceOptions {
   readonly rejectUndeclared?: boolean;
   /** Rename undeclared keys that match exactly one declared name by normalisation, first. */
   readonly renameUnambiguous?: boolean;
+  /**
+   * Without a validator, fail the call when coercion refused a value (its type is not one the
+   * schema accepts there and no safe conversion applies), with the message naming each. For
+   * schemas that full validation would judge wrongly (e.g. the Agents SDK's strict tools).
+   */
+  readonly rejectRefused?: boolean;
 }
 
 /** A tool call ready to dispatch, or the reason it should not be. */
@@ -132,12 +138,23 @@ export function prepareToolCall(argsOrText: unknown, schema: unknown, options: P
       undeclared = verdict.undeclared ?? [];
       message = verdict.message ?? describeProblems({ toolName, args, schema, errors, undeclared });
     }
-  } else if (rejectUndeclared) {
-    undeclared = findUndeclaredKeys(args, schema);
-    if (undeclared.length > 0) message = describeProblems({ toolName, args, schema, errors, undeclared });
+  } else {
+    if (rejectUndeclared) undeclared = findUndeclaredKeys(args, schema);
+    if (options.rejectRefused === true) errors = coerced.refusals.map(toIssue);
+    if (undeclared.length > 0 || errors.length > 0) message = describeProblems({ toolName, args, schema, errors, undeclared });
   }
   const ok = message === undefined;
   return finish(options, { ok, args, json, changes, refusals: coerced.refusals, errors, undeclared, ...(ok ? {} : { message: message! }) });
+}
+
+/** A refusal as the message describes an error: `must be integer`, `must be one of "a", "b"`. */
+function toIssue(refusal: Refusal): ValidationIssue {
+  const { path, expected, reason } = refusal;
+  if (reason === 'cycle' || reason === 'unreadable' || expected.length === 0) return { path, keyword: 'schema', message: 'cannot be checked' };
+  const values = expected.some((entry) => entry.startsWith('"'));
+  return values
+    ? { path, keyword: 'enum', message: `must be one of ${expected.join(', ')}` }
+    : { path, keyword: 'type', message: `must be ${reason === 'not-whole' ? 'a whole number' : expected.join(' or ')}` };
 }
 
 /** The JSON text of the arguments, or `undefined` when they contain themselves. */
