@@ -44,7 +44,8 @@ beforeAll(() => {
   bare = installInto(work, 'bare', tarball, ['ai', 'zod'].map((name) => `${name}@${versionOf(name)}`));
   frameworksOnly = installInto(work, 'frameworks-only', tarball, ['@openai/agents-core', '@langchain/core', '@mastra/core', 'zod'].map((name) => `${name}@${versionOf(name)}`));
 }, 240_000);
-afterAll(removeTempDirs);
+// Three installed consumers, the frameworks among them: removing them takes a while on a busy machine.
+afterAll(removeTempDirs, 120_000);
 
 describe('packaging', () => {
   test('publint finds nothing', () => {
