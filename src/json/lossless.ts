@@ -66,25 +66,32 @@ const ALLOW_ALL: AllowedRepairs = { blankAsObject: true, unwrapObjectText: true 
 /**
  * Parses `text` strictly, and only when that fails (or it is a string that may hold an object's
  * text) repairs its syntax and parses the repair. Valid JSON costs one parse; `allowed` is asked
- * only when a repair is in question.
+ * only when a repair is in question. `strictError`, when a caller has already scanned the text
+ * strictly and failed, is that failure: the text is not scanned strictly again.
  *
  * @throws {ArgsParseError} As `repairJsonText`, or the strict error when blank text may not be `{}`.
  */
-export function parseRepaired(text: string, allowed: () => AllowedRepairs): RepairedParse {
+export function parseRepaired(text: string, allowed: () => AllowedRepairs, strictError?: unknown): RepairedParse {
+  if (strictError !== undefined) return repairFailed(text, strictError, allowed);
   let value: unknown;
   try {
     value = parseArgs(text);
   } catch (error) {
-    const repaired = repairJsonText(text);
-    const blank = repaired.changes.some((change) => change.rule === 'empty-arguments');
-    if (repaired.text === text || (blank && !allowed().blankAsObject)) throw error;
-    return { value: parseArgs(repaired.text), text: repaired.text, changes: repaired.changes };
+    return repairFailed(text, error, allowed);
   }
   if (typeof value === 'string' && allowed().unwrapObjectText) {
     const repaired = repairJsonText(text);
     if (repaired.text !== text) return { value: parseArgs(repaired.text), text: repaired.text, changes: repaired.changes };
   }
   return { value, text, changes: [] };
+}
+
+/** Repairs text that strict parsing refused with `error`, or throws that error when no repair applies. */
+function repairFailed(text: string, error: unknown, allowed: () => AllowedRepairs): RepairedParse {
+  const repaired = repairJsonText(text);
+  const blank = repaired.changes.some((change) => change.rule === 'empty-arguments');
+  if (repaired.text === text || (blank && !allowed().blankAsObject)) throw error;
+  return { value: parseArgs(repaired.text), text: repaired.text, changes: repaired.changes };
 }
 
 /** A repeated key whose value is still being read: compared with the first one when complete. */

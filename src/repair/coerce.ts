@@ -83,6 +83,7 @@ export function coerceArgsJson(text: string, schema: unknown, options?: CoerceOp
   const rules = resolveRules(options?.lenient);
   const syntax = rules !== null && rules.syntax;
   // A root string may be double-encoded arguments: under `syntax` the repairing reader decides.
+  let strictError: ArgsParseError | undefined;
   if (!syntax || !startsWithQuote(text)) {
     let rewritten: string | undefined;
     try {
@@ -94,10 +95,11 @@ export function coerceArgsJson(text: string, schema: unknown, options?: CoerceOp
         return text;
       }
       if (!syntax) throw markTruncation(text, error);
+      strictError = error;
     }
     if (rewritten !== undefined) return rewritten;
   }
-  const read = readArgsText(text, schema, syntax);
+  const read = readArgsText(text, schema, syntax, strictError);
   const { value } = coerceArgs(read.value, schema, options);
   return value === read.value ? read.text : stringifyArgs(value);
 }

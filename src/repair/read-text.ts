@@ -11,10 +11,12 @@ import { planOrNull } from '../schema/plan.js';
 /**
  * Parses a tool's argument text losslessly, repairing its syntax when `syntax` is set.
  *
+ * @param strictError - Under `syntax`, the error a strict scan of `text` already gave, so it is
+ *   not scanned strictly again.
  * @throws {ArgsParseError} When the text is not JSON (or not repairable); `truncated: true` when
  *   it was cut off, whether or not repair was asked for.
  */
-export function readArgsText(text: string, schema: unknown, syntax: boolean): RepairedParse {
+export function readArgsText(text: string, schema: unknown, syntax: boolean, strictError?: unknown): RepairedParse {
   if (!syntax) {
     try {
       return { value: parseArgs(text), text, changes: [] };
@@ -27,5 +29,5 @@ export function readArgsText(text: string, schema: unknown, syntax: boolean): Re
     const mask = root === null ? ALL_TYPES : root.accept;
     const object = (mask & TYPE_BITS.object) !== 0;
     return { blankAsObject: object, unwrapObjectText: object && (mask & TYPE_BITS.string) === 0 };
-  });
+  }, strictError);
 }
