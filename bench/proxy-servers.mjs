@@ -5,6 +5,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
+import { onLines } from '../test/peers/lines.mjs';
 
 const BIG = 'x'.repeat(1 << 20);
 const TOOLS = [
@@ -37,15 +38,5 @@ if (process.argv[2] === 'sdk') {
     const [before, after] = replies[method === 'tools/call' ? (head.includes('"name":"big"') ? 'big' : 'echo') : method] ?? replies.echo;
     process.stdout.write(Buffer.concat([before, Buffer.from(id), after]));
   };
-  let pending = [];
-  process.stdin.on('data', (chunk) => {
-    let from = 0;
-    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, from)) {
-      pending.push(chunk.subarray(from, at));
-      answer(pending.length === 1 ? pending[0] : Buffer.concat(pending));
-      pending = [];
-      from = at + 1;
-    }
-    if (from < chunk.length) pending.push(chunk.subarray(from));
-  });
+  onLines(process.stdin, answer);
 }

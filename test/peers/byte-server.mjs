@@ -3,6 +3,8 @@
 // tools/call with the size of the line it received and the line's last 40 bytes. With
 // FLOOD_BYTES set it first writes that many bytes of one unterminated line, then waits for its
 // input to end. With EXIT_AFTER_FLOOD it exits as soon as the flood is written.
+import { onLines } from './lines.mjs';
+
 const SCHEMA = { type: 'object', properties: { q: { type: 'string' }, limit: { type: 'integer' } }, required: ['q'] };
 const flood = Number(process.env.FLOOD_BYTES ?? 0);
 
@@ -26,17 +28,7 @@ function handle(line) {
   }
 }
 
-let pending = [];
-process.stdin.on('data', (chunk) => {
-  let from = 0;
-  for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, from)) {
-    pending.push(chunk.subarray(from, at));
-    handle(pending.length === 1 ? pending[0] : Buffer.concat(pending));
-    pending = [];
-    from = at + 1;
-  }
-  if (from < chunk.length) pending.push(chunk.subarray(from));
-});
+onLines(process.stdin, handle);
 
 if (flood > 0) {
   const piece = Buffer.alloc(1 << 16, 0x78);
