@@ -169,7 +169,8 @@ export function decodeString(text: string, start: number, end: number): string {
   return raw.indexOf('\\') === -1 ? raw : (JSON.parse(text.slice(start, end)) as string);
 }
 
-function skipSpace(text: string, at: number): number {
+/** The index of the first character at or after `at` that is not JSON white space (`text.length` at the end). */
+export function skipSpace(text: string, at: number): number {
   let i = at;
   for (;;) {
     const code = text.charCodeAt(i);

@@ -5,6 +5,7 @@ import type { IntegerRange } from '../json/numbers.js';
 import { hasWork, planFor, planOrNull } from '../schema/plan.js';
 import { rewriteLiterals } from './text-path.js';
 import { ArgsParseError } from '../json/errors.js';
+import { skipSpace } from '../json/scanner.js';
 import { markTruncation } from '../json/repair/repair.js';
 import { readArgsText } from './read-text.js';
 import type { CoerceOptions, CoerceResult, Refusal } from './types.js';
@@ -84,7 +85,7 @@ export function coerceArgsJson(text: string, schema: unknown, options?: CoerceOp
   const syntax = rules !== null && rules.syntax;
   // A root string may be double-encoded arguments: under `syntax` the repairing reader decides.
   let strictError: ArgsParseError | undefined;
-  if (!syntax || !startsWithQuote(text)) {
+  if (!syntax || text.charCodeAt(skipSpace(text, 0)) !== 0x22) {
     let rewritten: string | undefined;
     try {
       rewritten = rewriteLiterals(text, planOrNull(schema), rangeOf(options?.integerRange), rules);
@@ -104,14 +105,6 @@ export function coerceArgsJson(text: string, schema: unknown, options?: CoerceOp
   return value === read.value ? read.text : stringifyArgs(value);
 }
 
-/** True when the first character that is not JSON white space is a double quote. */
-function startsWithQuote(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code !== 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09) return code === 0x22;
-  }
-  return false;
-}
 
 /**
  * The display string of a tool call, made by the very same coercion as dispatch, so what a
