@@ -51,8 +51,10 @@ const PIECES_PER_CHUNK = 4096;
 class LiteralRewriter implements JsonVisitor {
   private text = '';
   private range: IntegerRange = 'int64';
-  /** In lenient mode, the coercion that decides each scalar (its report is not kept); else null. */
-  private lenient: Coercion | null = null;
+  /** The lenient rules, or null when not lenient. */
+  private rules: Rules | null = null;
+  /** The coercion that decides lenient scalars (its report is not kept), made at the first one. */
+  private coercion: Coercion | null = null;
   /** The work bits a node needs to be visited: integer positions, and typed ones when lenient. */
   private work = WORK_INTEGER;
   /** Per open container: its node (null: nothing to rewrite inside), and -1 for an object or an array's items so far. */
@@ -76,7 +78,8 @@ class LiteralRewriter implements JsonVisitor {
   reset(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null): void {
     this.text = text;
     this.range = range;
-    this.lenient = rules === null ? null : new Coercion(range, rules);
+    this.rules = rules;
+    this.coercion = null;
     this.work = rules === null ? WORK_INTEGER : WORK_INTEGER | WORK_LENIENT;
     this.pending = this.active(root);
     this.pieces = null;
@@ -128,25 +131,25 @@ class LiteralRewriter implements JsonVisitor {
     const node = this.valueNode();
     // A string where strings are accepted stays as it is (see `decide`), unless the position
     // restricts strings to enum members the `enumCase` rule may fold onto: no need to decode it.
-    if (node === null || this.lenient === null) return;
-    if ((node.accept & TYPE_BITS.string) !== 0 && !(this.lenient.rules?.enumCase === true && foldsEnumCase(node))) return;
+    if (node === null || this.rules === null) return;
+    if ((node.accept & TYPE_BITS.string) !== 0 && !(this.rules.enumCase && foldsEnumCase(node))) return;
     this.decideSpan(decodeString(this.text, start, end), node, start, end);
   }
 
   literal(value: boolean | null, start: number, end: number): void {
     const node = this.valueNode();
-    if (node !== null && this.lenient !== null && !accepts(node.accept, value)) this.decideSpan(value, node, start, end);
+    if (node !== null && this.rules !== null && !accepts(node.accept, value)) this.decideSpan(value, node, start, end);
   }
 
   number(start: number, end: number): void {
     const node = this.valueNode();
     if (node === null) return;
-    const lenient = this.lenient !== null && (node.accept & NUMBERS) !== NUMBERS;
+    const lenient = this.rules !== null && (node.accept & NUMBERS) !== NUMBERS;
     if (!node.integer && !lenient) return;
     const literal = this.text.slice(start, end);
     const integer = node.integer ? restoreInteger(literal, this.range) : 'not-whole';
     if (integer === literal) return;
-    if (integer !== 'not-whole' && integer !== 'out-of-range') this.emit(this.text.slice(this.copied, start) + integer, end);
+    if (integer !== 'not-whole' && integer !== 'out-of-range') this.emit(start, integer, end);
     else if (lenient) this.decideSpan(new LosslessNumber(literal), node, start, end);
   }
 
@@ -170,8 +173,8 @@ class LiteralRewriter implements JsonVisitor {
 
   /** Lenient mode: decides the scalar `value` at `start..end` as the object path does, and rewrites its span when it changes. */
   private decideSpan(value: unknown, node: PlanNode, start: number, end: number): void {
-    const decided = decide(value, node, this.lenient!);
-    if (decided !== value) this.emit(this.text.slice(this.copied, start) + stringifyArgs(decided), end);
+    const decided = decide(value, node, (this.coercion ??= new Coercion(this.range, this.rules)));
+    if (decided !== value) this.emit(start, stringifyArgs(decided), end);
   }
 
   /** A node only counts when a position this pass rewrites is at or below it. */
@@ -179,11 +182,11 @@ class LiteralRewriter implements JsonVisitor {
     return hasWork(node, this.work) ? node : null;
   }
 
-  /** Appends a piece of output and moves the copy mark to `copied`. */
-  private emit(piece: string, copied: number): void {
+  /** Writes the text from the copy mark up to `start`, then `replacement`, and moves the mark to `end`. */
+  private emit(start: number, replacement: string, end: number): void {
     const pieces = (this.pieces ??= []);
-    pieces.push(piece);
-    this.copied = copied;
+    pieces.push(this.text.slice(this.copied, start), replacement);
+    this.copied = end;
     if (pieces.length >= PIECES_PER_CHUNK) {
       (this.chunks ??= []).push(pieces.join(''));
       this.pieces = [];

@@ -6,30 +6,18 @@
 import { ArgsParseError } from '../errors.js';
 import { decodeString, scanJson, type JsonVisitor } from '../scanner.js';
 
-const STRING = 0;
-const NUMBER = 1;
+/**
+ * String and number tokens in text order: each string (keys included) as strict JSON text,
+ * quotes and all, and each number as its literal. A string's spelling starts with `"`, a
+ * number's never does, so the spelling tells the kinds apart.
+ */
+export type TokenList = string[];
 
-/** String values (keys included) and number literals, in text order. */
-export class TokenList {
-  readonly values: string[] = [];
-  readonly kinds: number[] = [];
-
-  /** Adds a string's (or key's) decoded value. */
-  string(value: string): void {
-    this.values.push(value);
-    this.kinds.push(STRING);
-  }
-
-  /** Adds a number's literal text. */
-  number(literal: string): void {
-    this.values.push(literal);
-    this.kinds.push(NUMBER);
-  }
-}
+const QUOTE = 0x22;
 
 /** Collects the tokens of strict JSON text. */
 class Collector implements JsonVisitor {
-  readonly list = new TokenList();
+  readonly list: TokenList = [];
   private readonly text: string;
 
   constructor(text: string) {
@@ -40,20 +28,24 @@ class Collector implements JsonVisitor {
   close(): void {}
   literal(): void {}
 
-  key(key: string): void {
-    this.list.string(key);
+  key(_key: string, start: number, end: number): void {
+    this.list.push(this.text.slice(start, end));
   }
 
   string(start: number, end: number): void {
-    this.list.string(decodeString(this.text, start, end));
+    this.list.push(this.text.slice(start, end));
   }
 
   number(start: number, end: number): void {
-    this.list.number(this.text.slice(start, end));
+    this.list.push(this.text.slice(start, end));
   }
 }
 
-/** Compares the tokens of strict JSON text with a list as the scanner reports them, mostly without copying. */
+/**
+ * Compares the tokens of strict JSON text with a list as the scanner reports them. Equal spelling
+ * is equal value, so most tokens are compared in place; a string spelled differently (another
+ * choice of escapes) is decoded on both sides.
+ */
 class Matcher implements JsonVisitor {
   next = 0;
   same = true;
@@ -69,27 +61,25 @@ class Matcher implements JsonVisitor {
   close(): void {}
   literal(): void {}
 
-  key(key: string): void {
-    const k = this.next++;
-    if (this.expected.kinds[k] !== STRING || this.expected.values[k] !== key) this.same = false;
+  key(_key: string, start: number, end: number): void {
+    this.string(start, end);
   }
 
   string(start: number, end: number): void {
-    const k = this.next++;
-    const value = this.expected.values[k];
-    if (this.expected.kinds[k] !== STRING || value === undefined) {
-      this.same = false;
-    } else if (value.indexOf('\\') === -1 && value.length === end - start - 2 && this.text.startsWith(value, start + 1)) {
-      // The raw text equals a value without backslashes, so it has no escape: same value.
-    } else if (decodeString(this.text, start, end) !== value) {
-      this.same = false;
-    }
+    const token = this.expected[this.next++];
+    if (token === undefined || token.charCodeAt(0) !== QUOTE) this.same = false;
+    else if (!this.spelled(token, start, end) && JSON.parse(token) !== decodeString(this.text, start, end)) this.same = false;
   }
 
   number(start: number, end: number): void {
-    const k = this.next++;
-    const literal = this.expected.values[k];
-    if (this.expected.kinds[k] !== NUMBER || literal === undefined || literal.length !== end - start || !this.text.startsWith(literal, start)) this.same = false;
+    const token = this.expected[this.next++];
+    if (token === undefined || token.charCodeAt(0) === QUOTE || !this.spelled(token, start, end)) this.same = false;
+  }
+
+  /** True when the text at `start`..`end` is exactly `token`. */
+  private spelled(token: string, start: number, end: number): boolean {
+    // A slice shares the text's characters, and `===` compares them faster than `startsWith`.
+    return token.length === end - start && this.text.slice(start, end) === token;
   }
 }
 
@@ -112,7 +102,7 @@ export function tokensOf(text: string): TokenList {
 export function checkTokensKept(repaired: string, expected: TokenList): void {
   const matcher = new Matcher(repaired, expected);
   scanJson(repaired, matcher);
-  if (!matcher.same || matcher.next !== expected.values.length) {
+  if (!matcher.same || matcher.next !== expected.length) {
     throw new ArgsParseError('the repair would not keep every string and number of the text; refused');
   }
 }

@@ -1,24 +1,25 @@
 /**
  * Quoted strings of a syntax repair: JSON's double-quoted strings, and single-quoted and
- * typographic-quoted ones decoded exactly (JSON's escapes plus `\'`). A text that ends inside a
- * string or an escape is cut off; any other problem is refused.
+ * typographic-quoted ones converted exactly (JSON's escapes plus `\'`). Each is returned as its
+ * JSON spelling, the text it becomes, so a string that needs no rewriting is never decoded. A
+ * text that ends inside a string or an escape is cut off; any other problem is refused.
  */
-import { decodeString } from '../scanner.js';
 import type { Source } from './source.js';
 
-/** A string token read: where it ends (past the closing quote) and its value. */
+/** A string token read: where it ends (past the closing quote) and its JSON spelling. */
 export interface QuotedString {
   readonly end: number;
-  readonly value: string;
+  /** The token as strict JSON: the input's own text when it was double-quoted already. */
+  readonly json: string;
   /** True when it was not written with JSON's double quotes and must be rewritten. */
   readonly requoted: boolean;
-  /** True when the value holds nothing JSON must escape, so `"value"` is its JSON text. */
-  readonly simple?: boolean;
 }
 
 const STRING = /"[^"\\\u0000-\u001f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\u0000-\u001f]*)*"/y;
-/** A single-quoted string with no escape, double quote or control character. */
-const SIMPLE_SINGLE = /'[^'"\\\u0000-\u001f]*'/y;
+/** A well-formed single-quoted string: JSON's escapes and `\'`, no control character. */
+const SINGLE = /'[^'\\\u0000-\u001f]*(?:\\(?:['"\\/bfnrt]|u[0-9a-fA-F]{4})[^'\\\u0000-\u001f]*)*'/y;
+/** In a well-formed single-quoted string's content: an escape pair, or a bare double quote. */
+const ESCAPE_OR_QUOTE = /\\[\s\S]|"/g;
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 const HEX_PREFIX = /^[0-9a-fA-F]{0,3}$/;
 
@@ -44,21 +45,46 @@ const ESCAPES: Readonly<Record<string, string>> = {
 
 /** True when a string token opens with the character at `at`. */
 export function opensString(body: string, at: number): boolean {
-  return CLOSING[body[at]!] !== undefined;
+  const code = body.charCodeAt(at);
+  return code === 0x22 || code === 0x27 || code === 0x201c || code === 0x2018;
 }
 
 /** Reads the string token whose opening quote is at `at`. */
 export function readQuoted(source: Source, at: number): QuotedString {
   const body = source.body;
-  if (body.charCodeAt(at) === 0x22) {
+  const open = body.charCodeAt(at);
+  if (open === 0x22) {
     STRING.lastIndex = at;
-    if (STRING.test(body)) return { end: STRING.lastIndex, value: decodeString(body, at, STRING.lastIndex), requoted: false };
+    if (STRING.test(body)) return { end: STRING.lastIndex, json: body.slice(at, STRING.lastIndex), requoted: false };
+  } else if (open === 0x27) {
+    SINGLE.lastIndex = at;
+    if (SINGLE.test(body)) {
+      const end = SINGLE.lastIndex;
+      return { end, json: `"${doubleQuoted(body.slice(at + 1, end - 1))}"`, requoted: true };
+    }
   }
-  SIMPLE_SINGLE.lastIndex = at;
-  if (SIMPLE_SINGLE.test(body)) {
-    const end = SIMPLE_SINGLE.lastIndex;
-    return { end, value: body.slice(at + 1, end - 1), requoted: true, simple: true };
+  return readSlowly(source, at);
+}
+
+/**
+ * The content of a well-formed single-quoted string as double-quoted JSON content: `\'` becomes
+ * `'`, a bare `"` becomes `\"`, every other escape is kept as written. Each backslash in such
+ * content opens an escape pair, so matching pairs from the left never splits one.
+ */
+function doubleQuoted(content: string): string {
+  // Without `\'` and `\"` in it, every double quote is a bare one.
+  if (content.indexOf("\\'") === -1 && content.indexOf('\\"') === -1) {
+    return content.indexOf('"') === -1 ? content : content.replaceAll('"', '\\"');
   }
+  return content.replace(ESCAPE_OR_QUOTE, (match) => (match === '"' ? '\\"' : match === "\\'" ? "'" : match));
+}
+
+/**
+ * Reads a string token character run by character run, decoding it: typographic quotes, and any
+ * string the patterns above refused, so a problem is named exactly where it is.
+ */
+function readSlowly(source: Source, at: number): QuotedString {
+  const body = source.body;
   const close = CLOSING[body[at]!]!;
   const plain = PLAIN_RUN[close]!;
   let value = '';
@@ -69,7 +95,7 @@ export function readQuoted(source: Source, at: number): QuotedString {
     i = plain.lastIndex;
     if (i >= body.length) source.cut(i, 'the text ends inside a string');
     const char = body[i]!;
-    if (char === close) return { end: i + 1, value: value + body.slice(run, i), requoted: close !== '"' };
+    if (char === close) return { end: i + 1, json: JSON.stringify(value + body.slice(run, i)), requoted: true };
     const code = char.charCodeAt(0);
     if (code < 0x20) source.fail(i, `Invalid character U+${code.toString(16).padStart(4, '0').toUpperCase()} in a string`);
     value += body.slice(run, i);

@@ -8,12 +8,12 @@
 import type { Edit } from './edits.js';
 import { opensString, readQuoted } from './quoted.js';
 import { Source } from './source.js';
-import { TokenList } from './preserve.js';
+import type { TokenList } from './preserve.js';
 
 /** What the reader found: the edits to make and every string and number token, in order. */
 export interface Reading {
   readonly edits: Edit[];
-  /** The decoded value of each string (keys included) and the literal of each number. */
+  /** The JSON spelling of each string (keys included) and the literal of each number. */
   readonly tokens: TokenList;
   /** The decoded value when the whole text is one string (arguments possibly double-encoded). */
   readonly rootString: string | undefined;
@@ -69,12 +69,18 @@ export function readTolerant(text: string): Reading {
   }
   if (end < text.length) edits.push({ start: end, end: text.length, to: '', rule: 'code-fence' });
   // A trailing comma is recorded once the comments after it are: put the edits in text order.
-  edits.sort((a, b) => a.start - b.start);
+  if (!inOrder(edits)) edits.sort((a, b) => a.start - b.start);
   return { edits, tokens: reader.tokens, rootString: reader.rootString };
 }
 
+/** True when no edit starts before the one ahead of it. */
+function inOrder(edits: readonly Edit[]): boolean {
+  for (let k = 1; k < edits.length; k++) if (edits[k]!.start < edits[k - 1]!.start) return false;
+  return true;
+}
+
 class Reader {
-  readonly tokens: TokenList = new TokenList();
+  readonly tokens: TokenList = [];
   rootString: string | undefined;
   private readonly source: Source;
   private readonly body: string;
@@ -149,15 +155,15 @@ class Reader {
     const at = this.i;
     if (at >= body.length) source.cut(at, 'the text ends where a key must follow');
     if (opensString(body, at)) {
-      const string = this.string(at);
-      this.tokens.string(string);
+      this.tokens.push(this.string(at));
     } else {
       WORD.lastIndex = at;
       if (!WORD.test(body)) source.fail(at, `Expected an object key but got ${source.describe(at)}`);
       const end = WORD.lastIndex;
-      const key = body.slice(at, end);
-      this.edit(at, end, JSON.stringify(key), 'unquoted-key');
-      this.tokens.string(key);
+      // An identifier holds nothing JSON escapes.
+      const json = `"${body.slice(at, end)}"`;
+      this.edit(at, end, json, 'unquoted-key');
+      this.tokens.push(json);
       this.i = end;
     }
     this.skip();
@@ -172,9 +178,9 @@ class Reader {
     const source: Source = this.source;
     const at = this.i;
     if (opensString(body, at)) {
-      const value = this.string(at);
-      this.tokens.string(value);
-      if (root) this.rootString = value;
+      const json = this.string(at);
+      this.tokens.push(json);
+      if (root) this.rootString = JSON.parse(json) as string;
       return;
     }
     const code = body.charCodeAt(at);
@@ -192,7 +198,7 @@ class Reader {
       if ((next === 0x2e || next === 0x65 || next === 0x45) && NUMBER_TAIL.test(body) && NUMBER_TAIL.lastIndex === body.length && NUMBER_TAIL.lastIndex > end) {
         source.cut(end, 'the text ends inside a number');
       }
-      this.tokens.number(body.slice(at, end));
+      this.tokens.push(body.slice(at, end));
       this.i = end;
       return;
     }
@@ -221,12 +227,12 @@ class Reader {
     source.fail(at, `Unexpected text ${JSON.stringify(word.length > 20 ? `${word.slice(0, 20)}…` : word)} where a value must be`);
   }
 
-  /** Reads a string token at `at`, recording its requoting, and returns its value. */
+  /** Reads a string token at `at`, recording its requoting, and returns its JSON spelling. */
   private string(at: number): string {
-    const { end, value, requoted, simple } = readQuoted(this.source, at);
-    if (requoted) this.edit(at, end, simple === true ? `"${value}"` : JSON.stringify(value), 'quotes');
+    const { end, json, requoted } = readQuoted(this.source, at);
+    if (requoted) this.edit(at, end, json, 'quotes');
     this.i = end;
-    return value;
+    return json;
   }
 
   /** Refuses what follows a complete value: another value, or prose. */
