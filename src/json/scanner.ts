@@ -135,20 +135,23 @@ function readKey(text: string, at: number, visitor: JsonVisitor, depth: number, 
   if (text.charCodeAt(at) !== QUOTE) {
     fail(text, at, at >= text.length ? 'Unexpected end of input' : `Expected a quoted object key but got ${describe(text, at)}`);
   }
-  const end = scanString(text, at);
+  let end: number;
   let key: string;
   if (depth <= MAX_TRAIL_DEPTH) {
     const trail = (trails[depth - 1] ??= []);
     const expected = trail[index];
-    // A remembered key holds no backslash, so raw text equal to it holds no escape either, and
-    // the raw text is the decoded key.
-    if (expected !== undefined && expected.length === end - at - 2 && text.startsWith(expected, at + 1)) {
+    // A remembered key was a whole string token with no backslash and no control character, so
+    // the same characters followed by a quote are that very token, and its value: no match needed.
+    if (expected !== undefined && text.charCodeAt(at + expected.length + 1) === QUOTE && text.startsWith(expected, at + 1)) {
       key = expected;
+      end = at + expected.length + 2;
     } else {
+      end = scanString(text, at);
       key = decodeString(text, at, end);
       if (key.indexOf('\\') === -1) trail[index] = key;
     }
   } else {
+    end = scanString(text, at);
     key = decodeString(text, at, end);
   }
   visitor.key(key, at, end);
