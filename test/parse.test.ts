@@ -169,3 +169,36 @@ describe(`parseArgs and coerceArgsJson against JSON.parse (seed ${seed}, ${numRu
     }
   });
 });
+
+describe('keys read again at the same place', () => {
+  // The scanner remembers the keys of the last object at each depth and takes a key that repeats
+  // one by comparison. The first text primes that memory; the second must still read exactly as
+  // JSON.parse reads it, whatever follows the remembered characters.
+  const PAIRS: readonly [string, string][] = [
+    ['{"a":1}', '{"ab":1}'],
+    ['{"ab":1}', '{"a":1}'],
+    ['{"ab":1}', '{"ab\\"":1}'],
+    ['{"ab":1}', '{"ab\\u0041":1}'],
+    ['{"ab":1}', '{"ab\u0001":1}'],
+    ['{"ab":1}', '{"ab'],
+    ['{"ab":1}', '{"ab"'],
+    ['{"ab":1}', '{"ab":'],
+    ['{"ab":1}', '{"ab" :2}'],
+    ['{"ab":1}', '{"a\u00e9":1}'],
+    ['[{"k":1,"l":2},{"k":3,"l":4}]', '[{"k":1,"l":2},{"l":3,"k":4},{"k":5,"m":6}]'],
+    ['{"x":{"ab":1}}', '{"x":{"ab":1,"ab2":2}}'],
+  ];
+  test.each(PAIRS)('%s then %s', (first, second) => {
+    parseArgs(first);
+    let expected: unknown;
+    try {
+      expected = JSON.parse(second);
+    } catch {
+      expect(() => parseArgs(second)).toThrow(ArgsParseError);
+      expect(() => coerceArgsJson(second, {})).toThrow(ArgsParseError);
+      return;
+    }
+    expect(toPlainNumbers(parseArgs(second))).toEqual(expected);
+    expect(coerceArgsJson(second, {})).toBe(second);
+  });
+});
