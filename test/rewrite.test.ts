@@ -60,6 +60,31 @@ describe('coerceArgsJson text path', () => {
     expect(() => coerceArgsJson('{"a":1,"\\u0061":2}', undefined)).toThrow(/Duplicate key 'a'/);
   });
 
+  describe('repeated keys in objects past the linear check (more than 16 keys)', () => {
+    const schema = { type: 'array', items: { additionalProperties: INT } };
+    const object = (keys: readonly string[]): string => `{ ${keys.map((key) => `"${key}": 1.0`).join(', ')} }`;
+    const names = (count: number): string[] => Array.from({ length: count }, (_, i) => `k${i}`);
+
+    test('objects side by side each start their own key set', () => {
+      const text = `[${object(names(20))}, ${object(names(20))}]`;
+      expect(coerceArgsJson(text, schema)).toBe(text.replaceAll('1.0', '1'));
+    });
+
+    test('a key another object held at a later place is no repeat here', () => {
+      const text = `[${object(names(20))}, ${object([...names(17), 'k18'])}]`;
+      expect(coerceArgsJson(text, schema)).toBe(text.replaceAll('1.0', '1'));
+    });
+
+    test('a key repeated after the 16th is found, whichever key it repeats', () => {
+      for (const repeated of ['k0', 'k15', 'k16']) {
+        const keys = [...names(17), repeated];
+        expect(coerceArgsJson(`[${object(keys)}]`, schema)).toBe(`[{${names(17).map((key) => `"${key}":1`).join(',')}}]`);
+        const differing = `[${object(keys).replace(/1\.0 }$/, '2.0 }')}]`;
+        expect(() => coerceArgsJson(differing, schema)).toThrow(`Duplicate key '${repeated}'`);
+      }
+    });
+  });
+
   test('100,000 levels of nesting: no stack overflow, the innermost literal restored', () => {
     const depth = 100_000;
     const text = '['.repeat(depth) + '7.0' + ']'.repeat(depth);

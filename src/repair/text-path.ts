@@ -167,7 +167,8 @@ class LiteralRewriter implements JsonVisitor {
     for (let i = 0; i < count; i++) if (list[i] === key) return true;
     list[count] = key;
     this.keyCounts[depth] = count + 1;
-    if (count + 1 > LINEAR_KEYS) this.keySets[depth] = new Set(list.slice(0, count + 1));
+    // The list never grows past `LINEAR_KEYS + 1` entries: from then on the set takes the keys.
+    if (count + 1 > LINEAR_KEYS) this.keySets[depth] = new Set(list);
     return false;
   }
 
