@@ -193,13 +193,16 @@ function scanString(text: string, at: number): number {
   return STRING.lastIndex;
 }
 
-/** Throws for the string token at `at`, pointing at the character that breaks it. */
+/**
+ * Throws for the string token at `at`, pointing at the character that breaks it. The pattern
+ * failed, so a control character or a bad escape comes before any quote that is not escaped
+ * (or the text ends first): the first such character is the one to name.
+ */
 function failString(text: string, at: number): never {
-  const special = /[\\"\u0000-\u001f]/g;
+  const special = /[\\\u0000-\u001f]/g;
   special.lastIndex = at + 1;
   for (let match = special.exec(text); match !== null; match = special.exec(text)) {
     const char = match[0];
-    if (char === '"') fail(text, at, 'Invalid string');
     if (char !== '\\') fail(text, match.index, `Invalid character U+${char.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()} in a string`);
     if (!/^\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/.test(text.slice(match.index, match.index + 6))) fail(text, match.index, 'Invalid escape in a string');
     special.lastIndex = match.index + 2;
@@ -207,8 +210,9 @@ function failString(text: string, at: number): never {
   fail(text, text.length, 'Unterminated string');
 }
 
+/** The character at `at` (always inside the text), quoted for a message. */
 function describe(text: string, at: number): string {
-  return at >= text.length ? 'end of input' : JSON.stringify(text[at]);
+  return JSON.stringify(text[at]);
 }
 
 /** Throws an `ArgsParseError` located at `at`. */
