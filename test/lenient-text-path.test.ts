@@ -8,6 +8,7 @@ const schema = {
   properties: {
     page: typed('integer'), deleted: typed('boolean'), note: typed('string'), ratio: typed('number'),
     tags: { type: 'array', items: typed('string') }, ids: { type: 'array', items: typed('integer') },
+    flags: { type: 'array', items: { type: ['boolean', 'null'] } },
   },
 };
 
@@ -18,6 +19,8 @@ const ROWS: [name: string, input: string, expected: string][] = [
   ['a number where a string is wanted', '{"note": 4.50 }', '{"note": "4.50" }'],
   ['an integer literal restored among lenient rows', '{"page": 3.0, "ratio": "0.5"}', '{"page": 3, "ratio": 0.5}'],
   ['escapes elsewhere are copied as they came', '{"note": "\\u0041", "page": "7"}', '{"note": "\\u0041", "page": 7}'],
+  ['true wrapped where only an array is accepted, what follows kept', '{"flags": true , "note": "t"}', '{"flags": [true] , "note": "t"}'],
+  ['false wrapped, what follows kept', '{"flags": false , "note": "f"}', '{"flags": [false] , "note": "f"}'],
   ['a refused value stays, byte for byte', '{"page": "abc" , "deleted": "no"}', '{"page": "abc" , "deleted": "no"}'],
 ];
 
