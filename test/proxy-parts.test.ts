@@ -1,16 +1,18 @@
 /** The proxy's parts on their own: the line framing, and the message heads the scanner finds. */
 import { describe, expect, test } from 'vitest';
-import { BYTES, LATIN1, LineReader } from '../src/adapters/proxy/framing.js';
+import { LineReader, type Line } from '../src/adapters/proxy/framing.js';
 import { readHead } from '../src/adapters/proxy/message.js';
 
 type Event = ['line', string, boolean] | ['through', string];
 
+/** A line's latin1 image, whichever way it was handed over. */
+const image = (line: Line): string => (typeof line === 'string' ? line : line.toString('latin1'));
+
 function frame(chunks: readonly string[], options: { passes?: boolean; streams?: boolean; limit?: number } = {}): Event[] {
   const events: Event[] = [];
   const reader = new LineReader(
-    LATIN1,
     {
-      line: (line, terminated) => events.push(['line', line, terminated]),
+      line: (line, terminated) => events.push(['line', image(line), terminated]),
       through: (bytes) => events.push(['through', bytes.toString('latin1')]),
       passes: () => options.passes === true,
       streams: () => options.streams === true,
@@ -45,6 +47,25 @@ describe('LineReader', () => {
     ]);
   });
 
+  test('after a line completed from earlier chunks, the whole lines that follow may pass', () => {
+    expect(frame(['a', 'b\nc\nd\ne', 'f\n'], { passes: true })).toEqual([
+      ['line', 'ab', true],
+      ['through', 'c\nd\n'],
+      ['line', 'ef', true],
+    ]);
+  });
+
+  test('lines within the limit are slices of their chunk; past it, a line read whole is its latin1 text', () => {
+    const lines: Line[] = [];
+    const chunk = Buffer.from('ab\ncd');
+    const reader = new LineReader({ line: (line) => lines.push(line), through: () => undefined, passes: () => false, streams: () => false }, 3);
+    reader.push(chunk);
+    reader.push(Buffer.from('ef'));
+    reader.push(Buffer.from([0xff, 0x0a]));
+    expect(lines).toEqual([Buffer.from('ab'), 'cdef\xff']);
+    expect((lines[0] as Buffer).buffer).toBe(chunk.buffer);
+  });
+
   test('a line past the limit is streamed through when the sink agrees, up to and with its newline', () => {
     expect(frame(['abcd', 'ef', 'g\nh\n'], { streams: true, limit: 3 })).toEqual([
       ['through', 'abcd'],
@@ -57,16 +78,18 @@ describe('LineReader', () => {
   test('a line past the limit the sink must read is read whole, and the sink is asked once', () => {
     let asked = 0;
     const lines: string[] = [];
-    const reader = new LineReader(BYTES, { line: (line) => lines.push(line.toString()), through: () => undefined, passes: () => false, streams: () => (asked++, false) }, 2);
+    const reader = new LineReader({ line: (line) => lines.push(image(line)), through: () => undefined, passes: () => false, streams: () => (asked++, false) }, 2);
     for (const chunk of ['abc', 'def', 'g\n']) reader.push(Buffer.from(chunk));
     expect([asked, lines]).toEqual([1, ['abcdefg']]);
   });
 
-  test('bytes that are not UTF-8 survive in the latin1 image', () => {
-    const events: string[] = [];
-    const reader = new LineReader(LATIN1, { line: (line) => events.push(line), through: () => undefined, passes: () => false, streams: () => false });
-    reader.push(Buffer.from([0xff, 0xc3, 0x0a]));
-    expect(Buffer.from(events[0]!, 'latin1')).toEqual(Buffer.from([0xff, 0xc3]));
+  test('bytes that are not UTF-8 survive, as bytes and in the latin1 image', () => {
+    const events: Line[] = [];
+    const reader = new LineReader({ line: (line) => events.push(line), through: () => undefined, passes: () => false, streams: () => false }, 0);
+    reader.push(Buffer.from([0xff, 0x0a, 0xc3]));
+    reader.push(Buffer.from([0xa9, 0x0a]));
+    expect(events).toEqual([Buffer.from([0xff]), '\xc3\xa9']);
+    expect(Buffer.from(events[1] as string, 'latin1')).toEqual(Buffer.from([0xc3, 0xa9]));
   });
 });
 
