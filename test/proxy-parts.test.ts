@@ -98,12 +98,12 @@ describe('readHead', () => {
 
   test('a tools/call: method, id, name and the byte span of the arguments', () => {
     const head = readHead(call, true)!;
-    expect(head).toEqual({ method: 'tools/call', id: 7, name: 'search', cursor: false, args: { start: call.indexOf('{"q"'), end: call.indexOf(',"_meta"') } });
+    expect(head).toEqual({ method: 'tools/call', id: 7, name: 'search', cursor: false, args: { start: call.indexOf('{"q"'), end: call.indexOf(',"_meta"'), unread: true } });
   });
 
   test.each([
-    ['an id after params, and a string id', '{"method":"tools/call","params":{"arguments":[1],"name":"a"},"id":"x-1"}', { method: 'tools/call', id: 'x-1', name: 'a', cursor: false, args: { start: 45, end: 48 } }],
-    ['a scalar argument', '{"id":1,"method":"tools/call","params":{"name":"a","arguments":null}}', { method: 'tools/call', id: 1, name: 'a', cursor: false, args: { start: 63, end: 67 } }],
+    ['an id after params, and a string id', '{"method":"tools/call","params":{"arguments":[1],"name":"a"},"id":"x-1"}', { method: 'tools/call', id: 'x-1', name: 'a', cursor: false, args: { start: 45, end: 48, unread: false } }],
+    ['a scalar argument', '{"id":1,"method":"tools/call","params":{"name":"a","arguments":null}}', { method: 'tools/call', id: 1, name: 'a', cursor: false, args: { start: 63, end: 67, unread: false } }],
     ['a tools/list with a cursor', '{"id":2,"method":"tools/list","params":{"cursor":"c"}}', { method: 'tools/list', id: 2, cursor: true }],
     ['escaped names', '{"id":3,"method":"tools\\/call","params":{"name":"caf\\u00e9"}}', { method: 'tools/call', id: 3, name: 'café', cursor: false }],
     ['params as an array', '{"id":4,"method":"tools/call","params":[{"name":"a","arguments":{}}]}', { method: 'tools/call', id: 4, cursor: false }],
@@ -111,6 +111,18 @@ describe('readHead', () => {
     ['a response', '{"jsonrpc":"2.0","id":6,"result":{"tools":[]}}', { id: 6, cursor: false }],
   ])('%s', (_name, text, expected) => {
     expect(readHead(text, false)).toEqual(expected);
+  });
+
+  test('object or array arguments are located, not read: brackets and escaped quotes in strings are stepped over', () => {
+    const args = '{"a":"}]\\\\","b":["\\"{",{"c":[]}],"d":\'x\'}';
+    const text = `{"id":8,"method":"tools/call","params":{"arguments":${args},"name":"n"},"jsonrpc":"2.0"}`;
+    expect(readHead(text, true)).toEqual({ method: 'tools/call', id: 8, name: 'n', cursor: false, args: { start: text.indexOf(args), end: text.indexOf(args) + args.length, unread: true } });
+  });
+
+  test('the rest of the line after located arguments is read: not JSON there, no head', () => {
+    expect(readHead('{"id":9,"method":"tools/call","params":{"name":"n","arguments":{"a":1}},}', true)).toBeUndefined();
+    expect(readHead('{"id":9,"method":"tools/call","params":{"name":"n","arguments":{"a":"}"}', true)).toBeUndefined();
+    expect(readHead('{"id":9,"method":"tools/call","params":{"name":"n","arguments":[1,2', true)).toBeUndefined();
   });
 
   test('UTF-8 in a tool name is decoded from the latin1 image', () => {

@@ -61,6 +61,12 @@ export class ProxySession {
   private idle: (() => void) | undefined;
   private readonly options: ProxyOptions;
   private readonly coerceOptions: CoerceOptions;
+  /**
+   * The same without syntax repair, for arguments the head only located: an object or array that
+   * is not JSON makes the line not JSON, which goes on as it came, never repaired. (The rule
+   * repairs only text that fails strictly or a root string, so valid JSON reads the same.)
+   */
+  private readonly strictOptions: CoerceOptions;
   private readonly wiring: Wiring;
 
   constructor(options: ProxyOptions, wiring: Wiring) {
@@ -70,6 +76,8 @@ export class ProxySession {
       ...(options.lenient === undefined ? {} : { lenient: options.lenient }),
       ...(options.integerRange === undefined ? {} : { integerRange: options.integerRange }),
     };
+    const lenient = options.lenient;
+    this.strictOptions = typeof lenient === 'object' || lenient === true ? { ...this.coerceOptions, lenient: { ...(lenient === true ? {} : lenient), syntax: false } } : this.coerceOptions;
   }
 
   /** Stops the session's timer. */
@@ -191,7 +199,7 @@ export class ProxySession {
     const argsText = isAscii(raw) ? raw : utf8Of(raw);
     let repaired: string;
     try {
-      repaired = coerceArgsJson(argsText, schema, this.coerceOptions);
+      repaired = coerceArgsJson(argsText, schema, span.unread ? this.strictOptions : this.coerceOptions);
     } catch {
       this.wiring.toServer([line, ...ending]);
       return;
