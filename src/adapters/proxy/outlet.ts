@@ -91,7 +91,7 @@ export class Outlet {
     if (pieces.length === 1) {
       this.put(pieces[0]!);
     } else if (size <= JOIN_UP_TO) {
-      this.put(Buffer.concat(pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece, 'latin1') : piece)), size));
+      this.put(join(pieces, size));
     } else {
       this.stream.cork();
       for (const piece of pieces) this.put(piece);
@@ -144,4 +144,12 @@ export class Outlet {
       this.source.resume();
     }
   }
+}
+
+/** Pieces of `size` bytes in all, copied into one buffer (text as latin1, one byte per character). */
+function join(pieces: readonly Piece[], size: number): Buffer {
+  const joined = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const piece of pieces) at += typeof piece === 'string' ? joined.write(piece, at, 'latin1') : piece.copy(joined, at);
+  return joined;
 }
