@@ -3,6 +3,8 @@
  * exact bytes (with `Mcp-Session-Id` and `MCP-Protocol-Version` once known), answers come back as
  * a JSON body or as an SSE stream, server-initiated messages come on the GET stream, and the
  * session is ended with DELETE when the client closes. SSE is read by `eventsource-parser`.
+ * While the client is not taking bytes, no response body is read further (the server meets
+ * TCP's backpressure), so a slow client never makes the proxy hold a server's output.
  */
 import { constants } from 'node:os';
 import { createParser } from 'eventsource-parser';
@@ -29,7 +31,20 @@ export function httpUpstream(url: URL, headers: Readonly<Record<string, string>>
 
 class HttpUpstream {
   readonly takesStream = false;
-  readonly source = { pause: (): void => undefined, resume: (): void => undefined };
+  /** Set while the client is not taking bytes: response bodies are read again once it settles. */
+  private paused: Promise<void> | undefined;
+  private unpause: (() => void) | undefined;
+  readonly source = {
+    pause: (): void => {
+      this.paused ??= new Promise((resolve) => (this.unpause = resolve));
+    },
+    resume: (): void => {
+      const unpause = this.unpause;
+      this.paused = undefined;
+      this.unpause = undefined;
+      unpause?.();
+    },
+  };
   readonly done: Promise<number>;
   private finish!: (status: number) => void;
   private sessionId: string | undefined;
@@ -101,6 +116,7 @@ class HttpUpstream {
     if (type.includes('text/event-stream')) {
       await this.readEvents(response, isFirst);
     } else if (response.status !== 202 && response.body !== null) {
+      await this.paused;
       const bytes = Buffer.from(await response.arrayBuffer());
       if (bytes.length > 0) this.deliver(bytes, isFirst);
     } else {
@@ -116,7 +132,12 @@ class HttpUpstream {
     });
     const decoder = new TextDecoder();
     const reader = response.body!.getReader();
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) parser.feed(decoder.decode(chunk.value, { stream: true }));
+    for (;;) {
+      await this.paused;
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      parser.feed(decoder.decode(chunk.value, { stream: true }));
+    }
     parser.feed(decoder.decode());
   }
 
@@ -163,6 +184,7 @@ class HttpUpstream {
     this.closed = true;
     if (status === 0) await Promise.allSettled([...this.inFlight]);
     this.aborter.abort();
+    this.source.resume();
     if (this.sessionId !== undefined) {
       await fetch(this.url, { method: 'DELETE', headers: this.requestHeaders(), signal: AbortSignal.timeout(2_000) })
         .then((response) => response.body?.cancel())
