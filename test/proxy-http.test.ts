@@ -193,6 +193,36 @@ describe('proxy --url, backpressure', () => {
   }, 30_000);
 });
 
+describe('proxy --url, the GET stream', () => {
+  test('a GET stream that ends is opened again after the retry delay, with Last-Event-ID', async () => {
+    const gets: (string | undefined)[] = [];
+    const http = createServer((request, response) => {
+      request.resume();
+      if (request.method === 'POST') {
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"result":{}}');
+      } else if (request.method === 'GET' && gets.length < 2) {
+        gets.push(request.headers['last-event-id'] as string | undefined);
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        const n = gets.length;
+        response.end(`${n === 1 ? 'retry: 50\n' : ''}id: e${n}\ndata: {"jsonrpc":"2.0","method":"notifications/n${n}"}\n\n`);
+      } else {
+        response.writeHead(405).end();
+      }
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const delivered: string[] = [];
+    const session = { fromServer: (line: Buffer) => delivered.push(line.toString()) } as unknown as ProxySession;
+    const upstream = httpUpstream(new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`), {})({ session, reader: undefined as never, client: { pause: () => undefined, resume: () => undefined }, warn: () => undefined });
+    upstream.send([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"}\n')]);
+    for (let waited = 0; delivered.length < 3 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(delivered).toEqual(['{"jsonrpc":"2.0","id":1,"result":{}}', '{"jsonrpc":"2.0","method":"notifications/n1"}', '{"jsonrpc":"2.0","method":"notifications/n2"}']);
+    expect(gets).toEqual([undefined, 'e1']);
+    upstream.signal('SIGTERM');
+    await upstream.done;
+    await new Promise((resolve) => http.close(resolve));
+  }, 30_000);
+});
+
 describe('proxy --url, usage', () => {
   test.each([
     [['--url', 'ftp://127.0.0.1/mcp'], 'schema-coerce: proxy: --url must be http or https, not ftp:\n'],

@@ -4,9 +4,11 @@
  * a JSON body or as an SSE stream, server-initiated messages come on the GET stream, and the
  * session is ended with DELETE when the client closes. SSE is read by `eventsource-parser`.
  * While the client is not taking bytes, no response body is read further (the server meets
- * TCP's backpressure), so a slow client never makes the proxy hold a server's output.
+ * TCP's backpressure), so a slow client never makes the proxy hold a server's output; a GET
+ * stream that ends or breaks is opened again with `Last-Event-ID`.
  */
 import { constants } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createParser } from 'eventsource-parser';
 import { readHead } from './message.js';
 import type { Piece } from './outlet.js';
@@ -17,6 +19,8 @@ const UNREACHABLE = -32000;
 const CR = 0x0d;
 const LF = 0x0a;
 const SPACE = 0x20;
+/** The delay before the GET stream is opened again, until the server names one. */
+const RETRY_MS = 1_000;
 
 /**
  * Connects to the Streamable HTTP endpoint `url`, sending `headers` (e.g. `Authorization`) with
@@ -54,6 +58,10 @@ class HttpUpstream {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly aborter = new AbortController();
   private listening = false;
+  /** The id of the last event on the GET stream, sent as `Last-Event-ID` when it is opened again. */
+  private lastEventId: string | undefined;
+  /** How long to wait before opening the GET stream again (the server's `retry:` when it gave one). */
+  private retryMs = RETRY_MS;
   private closed = false;
   private readonly url: URL;
   private readonly headers: Readonly<Record<string, string>>;
@@ -124,10 +132,15 @@ class HttpUpstream {
     }
   }
 
-  private async readEvents(response: Response, isFirst: boolean): Promise<void> {
+  /** Reads an SSE stream; `resumable` (the GET stream) keeps its last event id and retry delay. */
+  private async readEvents(response: Response, isFirst: boolean, resumable = false): Promise<void> {
     const parser = createParser({
       onEvent: (event) => {
+        if (resumable && event.id !== undefined) this.lastEventId = event.id;
         if (event.data !== '' && (event.event === undefined || event.event === 'message')) this.deliver(Buffer.from(event.data, 'utf8'), isFirst);
+      },
+      onRetry: (retry) => {
+        if (resumable) this.retryMs = retry;
       },
     });
     const decoder = new TextDecoder();
@@ -145,12 +158,29 @@ class HttpUpstream {
   private listen(): void {
     if (this.listening || this.closed) return;
     this.listening = true;
-    fetch(this.url, { method: 'GET', headers: { ...this.requestHeaders(), accept: 'text/event-stream' }, signal: this.aborter.signal })
-      .then(async (response) => {
-        if (response.ok && (response.headers.get('content-type') ?? '').includes('text/event-stream')) await this.readEvents(response, false);
-        else await response.body?.cancel();
-      })
-      .catch(() => undefined);
+    void this.stream();
+  }
+
+  /**
+   * Reads the GET stream, and when it ends or breaks opens it again after the retry delay with
+   * `Last-Event-ID`, so a server that keeps its events resumes where the stream stopped. A server
+   * that refuses the stream (405, 409, …) is not asked again.
+   */
+  private async stream(): Promise<void> {
+    while (!this.closed) {
+      try {
+        const resume = this.lastEventId === undefined ? {} : { 'last-event-id': this.lastEventId };
+        const response = await fetch(this.url, { method: 'GET', headers: { ...this.requestHeaders(), accept: 'text/event-stream', ...resume }, signal: this.aborter.signal });
+        if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+          await response.body?.cancel();
+          return;
+        }
+        await this.readEvents(response, false, true);
+      } catch {
+        if (this.aborter.signal.aborted) return;
+      }
+      await delay(this.retryMs, undefined, { signal: this.aborter.signal }).catch(() => undefined);
+    }
   }
 
   /** One message from the server, on one line: a newline in JSON can only be white space. */
