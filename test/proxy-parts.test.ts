@@ -1,16 +1,18 @@
 /** The proxy's parts on their own: the line framing, and the message heads the scanner finds. */
 import { describe, expect, test } from 'vitest';
-import { BYTES, LATIN1, LineReader } from '../src/adapters/proxy/framing.js';
+import { LineReader, type Line } from '../src/adapters/proxy/framing.js';
 import { readHead } from '../src/adapters/proxy/message.js';
 
 type Event = ['line', string, boolean] | ['through', string];
 
+/** A line's latin1 image, whichever way it was handed over. */
+const image = (line: Line): string => (typeof line === 'string' ? line : line.toString('latin1'));
+
 function frame(chunks: readonly string[], options: { passes?: boolean; streams?: boolean; limit?: number } = {}): Event[] {
   const events: Event[] = [];
   const reader = new LineReader(
-    LATIN1,
     {
-      line: (line, terminated) => events.push(['line', line, terminated]),
+      line: (line, terminated) => events.push(['line', image(line), terminated]),
       through: (bytes) => events.push(['through', bytes.toString('latin1')]),
       passes: () => options.passes === true,
       streams: () => options.streams === true,
@@ -45,6 +47,25 @@ describe('LineReader', () => {
     ]);
   });
 
+  test('after a line completed from earlier chunks, the whole lines that follow may pass', () => {
+    expect(frame(['a', 'b\nc\nd\ne', 'f\n'], { passes: true })).toEqual([
+      ['line', 'ab', true],
+      ['through', 'c\nd\n'],
+      ['line', 'ef', true],
+    ]);
+  });
+
+  test('lines within the limit are slices of their chunk; past it, a line read whole is its latin1 text', () => {
+    const lines: Line[] = [];
+    const chunk = Buffer.from('ab\ncd');
+    const reader = new LineReader({ line: (line) => lines.push(line), through: () => undefined, passes: () => false, streams: () => false }, 3);
+    reader.push(chunk);
+    reader.push(Buffer.from('ef'));
+    reader.push(Buffer.from([0xff, 0x0a]));
+    expect(lines).toEqual([Buffer.from('ab'), 'cdef\xff']);
+    expect((lines[0] as Buffer).buffer).toBe(chunk.buffer);
+  });
+
   test('a line past the limit is streamed through when the sink agrees, up to and with its newline', () => {
     expect(frame(['abcd', 'ef', 'g\nh\n'], { streams: true, limit: 3 })).toEqual([
       ['through', 'abcd'],
@@ -57,16 +78,18 @@ describe('LineReader', () => {
   test('a line past the limit the sink must read is read whole, and the sink is asked once', () => {
     let asked = 0;
     const lines: string[] = [];
-    const reader = new LineReader(BYTES, { line: (line) => lines.push(line.toString()), through: () => undefined, passes: () => false, streams: () => (asked++, false) }, 2);
+    const reader = new LineReader({ line: (line) => lines.push(image(line)), through: () => undefined, passes: () => false, streams: () => (asked++, false) }, 2);
     for (const chunk of ['abc', 'def', 'g\n']) reader.push(Buffer.from(chunk));
     expect([asked, lines]).toEqual([1, ['abcdefg']]);
   });
 
-  test('bytes that are not UTF-8 survive in the latin1 image', () => {
-    const events: string[] = [];
-    const reader = new LineReader(LATIN1, { line: (line) => events.push(line), through: () => undefined, passes: () => false, streams: () => false });
-    reader.push(Buffer.from([0xff, 0xc3, 0x0a]));
-    expect(Buffer.from(events[0]!, 'latin1')).toEqual(Buffer.from([0xff, 0xc3]));
+  test('bytes that are not UTF-8 survive, as bytes and in the latin1 image', () => {
+    const events: Line[] = [];
+    const reader = new LineReader({ line: (line) => events.push(line), through: () => undefined, passes: () => false, streams: () => false }, 0);
+    reader.push(Buffer.from([0xff, 0x0a, 0xc3]));
+    reader.push(Buffer.from([0xa9, 0x0a]));
+    expect(events).toEqual([Buffer.from([0xff]), '\xc3\xa9']);
+    expect(Buffer.from(events[1] as string, 'latin1')).toEqual(Buffer.from([0xc3, 0xa9]));
   });
 });
 
@@ -75,12 +98,12 @@ describe('readHead', () => {
 
   test('a tools/call: method, id, name and the byte span of the arguments', () => {
     const head = readHead(call, true)!;
-    expect(head).toEqual({ method: 'tools/call', id: 7, name: 'search', cursor: false, args: { start: call.indexOf('{"q"'), end: call.indexOf(',"_meta"') } });
+    expect(head).toEqual({ method: 'tools/call', id: 7, name: 'search', cursor: false, args: { start: call.indexOf('{"q"'), end: call.indexOf(',"_meta"'), unread: true } });
   });
 
   test.each([
-    ['an id after params, and a string id', '{"method":"tools/call","params":{"arguments":[1],"name":"a"},"id":"x-1"}', { method: 'tools/call', id: 'x-1', name: 'a', cursor: false, args: { start: 45, end: 48 } }],
-    ['a scalar argument', '{"id":1,"method":"tools/call","params":{"name":"a","arguments":null}}', { method: 'tools/call', id: 1, name: 'a', cursor: false, args: { start: 63, end: 67 } }],
+    ['an id after params, and a string id', '{"method":"tools/call","params":{"arguments":[1],"name":"a"},"id":"x-1"}', { method: 'tools/call', id: 'x-1', name: 'a', cursor: false, args: { start: 45, end: 48, unread: false } }],
+    ['a scalar argument', '{"id":1,"method":"tools/call","params":{"name":"a","arguments":null}}', { method: 'tools/call', id: 1, name: 'a', cursor: false, args: { start: 63, end: 67, unread: false } }],
     ['a tools/list with a cursor', '{"id":2,"method":"tools/list","params":{"cursor":"c"}}', { method: 'tools/list', id: 2, cursor: true }],
     ['escaped names', '{"id":3,"method":"tools\\/call","params":{"name":"caf\\u00e9"}}', { method: 'tools/call', id: 3, name: 'café', cursor: false }],
     ['params as an array', '{"id":4,"method":"tools/call","params":[{"name":"a","arguments":{}}]}', { method: 'tools/call', id: 4, cursor: false }],
@@ -88,6 +111,18 @@ describe('readHead', () => {
     ['a response', '{"jsonrpc":"2.0","id":6,"result":{"tools":[]}}', { id: 6, cursor: false }],
   ])('%s', (_name, text, expected) => {
     expect(readHead(text, false)).toEqual(expected);
+  });
+
+  test('object or array arguments are located, not read: brackets and escaped quotes in strings are stepped over', () => {
+    const args = '{"a":"}]\\\\","b":["\\"{",{"c":[]}],"d":\'x\'}';
+    const text = `{"id":8,"method":"tools/call","params":{"arguments":${args},"name":"n"},"jsonrpc":"2.0"}`;
+    expect(readHead(text, true)).toEqual({ method: 'tools/call', id: 8, name: 'n', cursor: false, args: { start: text.indexOf(args), end: text.indexOf(args) + args.length, unread: true } });
+  });
+
+  test('the rest of the line after located arguments is read: not JSON there, no head', () => {
+    expect(readHead('{"id":9,"method":"tools/call","params":{"name":"n","arguments":{"a":1}},}', true)).toBeUndefined();
+    expect(readHead('{"id":9,"method":"tools/call","params":{"name":"n","arguments":{"a":"}"}', true)).toBeUndefined();
+    expect(readHead('{"id":9,"method":"tools/call","params":{"name":"n","arguments":[1,2', true)).toBeUndefined();
   });
 
   test('UTF-8 in a tool name is decoded from the latin1 image', () => {

@@ -121,6 +121,16 @@ describe.skipIf(!HAS_PYTHON)(needsPython('schema-coerce proxy, with raw bytes'),
     expect(run.stdout).toContain('{\\"column\\": \\"int:1\\", \\"filePath\\": \\"a.go\\", \\"line\\": \\"int:5\\"}');
   }, 20_000);
 
+  test('a line that is not JSON only in its arguments arrives as sent, never repaired, even under --lenient', async () => {
+    const broken = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_symbol_info","arguments":{'line': 5.0, "column": 1, "filePath": "a.go"}}}`;
+    const fine = '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_symbol_info","arguments":{"line":5.0,"column":1,"filePath":"a.go"}}}';
+    const run = await rawRun([[INIT, INITIALIZED, broken, fine].join('\n') + '\n'], ['--lenient']);
+    expect(run.status).toBe(0);
+    const received = run.received.split('\n');
+    expect(received).toContain(broken);
+    expect(received).toContain(fine.replace('5.0', '5'));
+  }, 20_000);
+
   test('a 10 MB message passes, repaired, and every response comes back in order', async () => {
     const big = 'x'.repeat(10_000_000);
     const calls = Array.from({ length: 50 }, (_, i) => `{"jsonrpc":"2.0","id":${100 + i},"method":"ping"}`);

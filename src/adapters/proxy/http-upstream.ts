@@ -3,8 +3,12 @@
  * exact bytes (with `Mcp-Session-Id` and `MCP-Protocol-Version` once known), answers come back as
  * a JSON body or as an SSE stream, server-initiated messages come on the GET stream, and the
  * session is ended with DELETE when the client closes. SSE is read by `eventsource-parser`.
+ * While the client is not taking bytes, no response body is read further (the server meets
+ * TCP's backpressure), so a slow client never makes the proxy hold a server's output; a GET
+ * stream that ends or breaks is opened again with `Last-Event-ID`.
  */
 import { constants } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createParser } from 'eventsource-parser';
 import { readHead } from './message.js';
 import type { Piece } from './outlet.js';
@@ -15,6 +19,8 @@ const UNREACHABLE = -32000;
 const CR = 0x0d;
 const LF = 0x0a;
 const SPACE = 0x20;
+/** The delay before the GET stream is opened again, until the server names one. */
+const RETRY_MS = 1_000;
 
 /**
  * Connects to the Streamable HTTP endpoint `url`, sending `headers` (e.g. `Authorization`) with
@@ -29,7 +35,20 @@ export function httpUpstream(url: URL, headers: Readonly<Record<string, string>>
 
 class HttpUpstream {
   readonly takesStream = false;
-  readonly source = { pause: (): void => undefined, resume: (): void => undefined };
+  /** Set while the client is not taking bytes: response bodies are read again once it settles. */
+  private paused: Promise<void> | undefined;
+  private unpause: (() => void) | undefined;
+  readonly source = {
+    pause: (): void => {
+      this.paused ??= new Promise((resolve) => (this.unpause = resolve));
+    },
+    resume: (): void => {
+      const unpause = this.unpause;
+      this.paused = undefined;
+      this.unpause = undefined;
+      unpause?.();
+    },
+  };
   readonly done: Promise<number>;
   private finish!: (status: number) => void;
   private sessionId: string | undefined;
@@ -39,6 +58,10 @@ class HttpUpstream {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly aborter = new AbortController();
   private listening = false;
+  /** The id of the last event on the GET stream, sent as `Last-Event-ID` when it is opened again. */
+  private lastEventId: string | undefined;
+  /** How long to wait before opening the GET stream again (the server's `retry:` when it gave one). */
+  private retryMs = RETRY_MS;
   private closed = false;
   private readonly url: URL;
   private readonly headers: Readonly<Record<string, string>>;
@@ -101,6 +124,7 @@ class HttpUpstream {
     if (type.includes('text/event-stream')) {
       await this.readEvents(response, isFirst);
     } else if (response.status !== 202 && response.body !== null) {
+      await this.paused;
       const bytes = Buffer.from(await response.arrayBuffer());
       if (bytes.length > 0) this.deliver(bytes, isFirst);
     } else {
@@ -108,15 +132,25 @@ class HttpUpstream {
     }
   }
 
-  private async readEvents(response: Response, isFirst: boolean): Promise<void> {
+  /** Reads an SSE stream; `resumable` (the GET stream) keeps its last event id and retry delay. */
+  private async readEvents(response: Response, isFirst: boolean, resumable = false): Promise<void> {
     const parser = createParser({
       onEvent: (event) => {
+        if (resumable && event.id !== undefined) this.lastEventId = event.id;
         if (event.data !== '' && (event.event === undefined || event.event === 'message')) this.deliver(Buffer.from(event.data, 'utf8'), isFirst);
+      },
+      onRetry: (retry) => {
+        if (resumable) this.retryMs = retry;
       },
     });
     const decoder = new TextDecoder();
     const reader = response.body!.getReader();
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) parser.feed(decoder.decode(chunk.value, { stream: true }));
+    for (;;) {
+      await this.paused;
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      parser.feed(decoder.decode(chunk.value, { stream: true }));
+    }
     parser.feed(decoder.decode());
   }
 
@@ -124,12 +158,29 @@ class HttpUpstream {
   private listen(): void {
     if (this.listening || this.closed) return;
     this.listening = true;
-    fetch(this.url, { method: 'GET', headers: { ...this.requestHeaders(), accept: 'text/event-stream' }, signal: this.aborter.signal })
-      .then(async (response) => {
-        if (response.ok && (response.headers.get('content-type') ?? '').includes('text/event-stream')) await this.readEvents(response, false);
-        else await response.body?.cancel();
-      })
-      .catch(() => undefined);
+    void this.stream();
+  }
+
+  /**
+   * Reads the GET stream, and when it ends or breaks opens it again after the retry delay with
+   * `Last-Event-ID`, so a server that keeps its events resumes where the stream stopped. A server
+   * that refuses the stream (405, 409, …) is not asked again.
+   */
+  private async stream(): Promise<void> {
+    while (!this.closed) {
+      try {
+        const resume = this.lastEventId === undefined ? {} : { 'last-event-id': this.lastEventId };
+        const response = await fetch(this.url, { method: 'GET', headers: { ...this.requestHeaders(), accept: 'text/event-stream', ...resume }, signal: this.aborter.signal });
+        if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+          await response.body?.cancel();
+          return;
+        }
+        await this.readEvents(response, false, true);
+      } catch {
+        if (this.aborter.signal.aborted) return;
+      }
+      await delay(this.retryMs, undefined, { signal: this.aborter.signal }).catch(() => undefined);
+    }
   }
 
   /** One message from the server, on one line: a newline in JSON can only be white space. */
@@ -163,6 +214,7 @@ class HttpUpstream {
     this.closed = true;
     if (status === 0) await Promise.allSettled([...this.inFlight]);
     this.aborter.abort();
+    this.source.resume();
     if (this.sessionId !== undefined) {
       await fetch(this.url, { method: 'DELETE', headers: this.requestHeaders(), signal: AbortSignal.timeout(2_000) })
         .then((response) => response.body?.cancel())

@@ -3,8 +3,16 @@
  * value: the method, the id, the tool name and where `params.arguments` lies. The line is read as
  * its latin1 image (one character per byte), so every position is a byte offset and the bytes
  * can be spliced exactly, whatever their encoding.
+ *
+ * In a client line, arguments that are an object or an array are located, not read: the first
+ * `"arguments"` key is found with `indexOf`, its value's end by matching brackets (strings
+ * skipped whole), and the scanner reads the line with that value standing in as `0`. When the
+ * `0` is then where `params.arguments` is, the head holds; otherwise (the key was elsewhere)
+ * the line is read whole. Reading the arguments is left to the repair, which reads them
+ * strictly: a call is read once, and a line is valid JSON exactly when its head is found and its
+ * arguments are read.
  */
-import { decodeString, scanJson, type JsonVisitor } from '../../json/scanner.js';
+import { decodeString, scanJson, skipSpace, type JsonVisitor } from '../../json/scanner.js';
 
 /** A JSON-RPC id as a map key: the number or the decoded string. */
 export type MessageId = string | number;
@@ -13,6 +21,8 @@ export type MessageId = string | number;
 interface Span {
   readonly start: number;
   readonly end: number;
+  /** The value is an object or an array whose bytes were located, not read: not validated yet. */
+  readonly unread: boolean;
 }
 
 /** The parts of a line the proxy acts on; each is absent when the line does not have it. */
@@ -29,6 +39,7 @@ export interface MessageHead {
 
 /** Thrown by the visitor to stop reading once the rest of the line cannot matter. */
 const ENOUGH = Symbol('enough');
+const ARGUMENTS_KEY = '"arguments"';
 
 /**
  * Reads the head of one line (`text` is its latin1 image). A line that is not a JSON object, or
@@ -36,6 +47,19 @@ const ENOUGH = Symbol('enough');
  * `tools/call` nor `tools/list` is read only as far as its method when `stopEarly` is set.
  */
 export function readHead(text: string, stopEarly: boolean): MessageHead | undefined {
+  if (stopEarly) {
+    const start = argumentsAt(text);
+    const end = start === -1 ? -1 : endOfContainer(text, start);
+    if (end !== -1) {
+      const head = readWhole(text.slice(0, start) + '0' + text.slice(end), true);
+      if (head?.args?.start === start && head.args.end === start + 1) return { ...head, args: { start, end, unread: true } };
+    }
+  }
+  return readWhole(text, stopEarly);
+}
+
+/** Reads the head of `text`, every value on the way included. */
+function readWhole(text: string, stopEarly: boolean): MessageHead | undefined {
   const head = new HeadFinder(text, stopEarly);
   try {
     scanJson(text, head);
@@ -43,6 +67,56 @@ export function readHead(text: string, stopEarly: boolean): MessageHead | undefi
     if (error !== ENOUGH) return undefined;
   }
   return head.isObject ? head.result() : undefined;
+}
+
+/** Where the value of the first `"arguments"` key opens, if it is an object or an array; else -1. */
+function argumentsAt(text: string): number {
+  const key = text.indexOf(ARGUMENTS_KEY);
+  if (key === -1) return -1;
+  let at = skipSpace(text, key + ARGUMENTS_KEY.length);
+  if (text.charCodeAt(at) !== COLON) return -1;
+  at = skipSpace(text, at + 1);
+  const code = text.charCodeAt(at);
+  return code === OPEN_BRACE || code === OPEN_BRACKET ? at : -1;
+}
+
+const QUOTE = 0x22;
+const COLON = 0x3a;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
+/**
+ * The index just past the bracket that closes the object or array opening at `start`, found by
+ * counting brackets outside strings (a string is skipped to its closing quote with `indexOf`);
+ * -1 when the text ends first. Nothing is validated: the repair reads these bytes strictly.
+ */
+function endOfContainer(text: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === QUOTE) {
+      i = endOfString(text, i);
+      if (i === -1) return -1;
+    } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      depth++;
+    } else if ((code === CLOSE_BRACE || code === CLOSE_BRACKET) && --depth === 0) {
+      return i + 1;
+    }
+  }
+  return -1;
+}
+
+/** The index of the quote that closes the string opening at `at` (one not escaped), or -1. */
+function endOfString(text: string, at: number): number {
+  for (let quote = text.indexOf('"', at + 1); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+  }
+  return -1;
 }
 
 /** Decodes the UTF-8 bytes of a token from its latin1 image. */
@@ -89,7 +163,7 @@ class HeadFinder implements JsonVisitor {
       ...(this.method === undefined ? {} : { method: this.method }),
       ...(this.id === undefined ? {} : { id: this.id }),
       ...(this.name === undefined ? {} : { name: this.name }),
-      ...(this.argsStart === -1 || this.argsEnd === -1 ? {} : { args: { start: this.argsStart, end: this.argsEnd } }),
+      ...(this.argsStart === -1 || this.argsEnd === -1 ? {} : { args: { start: this.argsStart, end: this.argsEnd, unread: false } }),
     };
   }
 

@@ -1,9 +1,15 @@
 /**
  * The proxy's writing end toward one peer: writes in order, gathers what one turn of the event
- * loop writes into one system call (cork until the next tick), waits for `drain` once (never one
- * listener per blocked write) while it pauses the source, writes long text in slices so a large
- * message is never copied whole into the stream's buffer, and treats a peer that has gone away
- * (`EPIPE`) as gone: what is still to be written is dropped, quietly.
+ * loop writes into one write (one system call, through the stream's plain path rather than a
+ * corked `writev`), pauses the source once the stream says it is full and resumes it on `drain`
+ * (one listener, never one per blocked write), writes long text in slices so a large message is
+ * never copied whole into the stream's buffer, and treats a peer that has gone away (`EPIPE`) as
+ * gone: what is still to be written is dropped, quietly.
+ *
+ * What is gathered is handed to the stream at once, like `pipe` does, even past the stream's
+ * high-water mark: the source is paused then, so what can still arrive is what it had already
+ * read. Holding pieces back instead would split one chunk's worth into many system calls, each
+ * after a `drain`.
  */
 import type { Writable } from 'node:stream';
 
@@ -18,14 +24,20 @@ export interface Source {
 
 /** Text is written this many characters at a time. */
 const SLICE = 1 << 20;
+/** Pieces gathered in one turn are joined into one buffer up to this many bytes in all. */
+const JOIN_UP_TO = 1 << 18;
 
 /** An ordered, backpressure-aware writer to one peer. */
 export class Outlet {
+  /** What this turn of the event loop has written so far, sent together at its end. */
+  private gathered: Piece[] = [];
+  private gatheredSize = 0;
+  private scheduled = false;
+  /** Long text still to be written in slices, and what was written after it. */
   private readonly queue: Piece[] = [];
   private blocked = false;
   private gone = false;
   private ending = false;
-  private corked = false;
   private readonly stream: Writable;
   private readonly source: Source;
 
@@ -47,19 +59,54 @@ export class Outlet {
   /** Writes `piece` after everything written before. */
   write(piece: Piece): void {
     if (this.gone) return;
-    if (!this.corked) {
-      this.corked = true;
-      this.stream.cork();
-      process.nextTick(this.uncork);
+    if (this.queue.length > 0 || (typeof piece === 'string' && piece.length > SLICE)) {
+      this.send();
+      this.queue.push(piece);
+      if (!this.blocked) this.flush();
+      return;
     }
-    this.queue.push(piece);
-    if (!this.blocked) this.flush();
+    this.gathered.push(piece);
+    this.gatheredSize += piece.length;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      process.nextTick(this.send);
+    }
   }
 
   /** Ends the stream once everything is written. */
   end(): void {
+    this.send();
     this.ending = true;
     if (!this.blocked) this.flush();
+  }
+
+  /** Sends what this turn gathered: one piece as it is, several joined, or corked when they are large. */
+  private readonly send = (): void => {
+    this.scheduled = false;
+    const pieces = this.gathered;
+    if (pieces.length === 0 || this.gone) return;
+    this.gathered = [];
+    const size = this.gatheredSize;
+    this.gatheredSize = 0;
+    if (pieces.length === 1) {
+      this.put(pieces[0]!);
+    } else if (size <= JOIN_UP_TO) {
+      this.put(join(pieces, size));
+    } else {
+      this.stream.cork();
+      for (const piece of pieces) this.put(piece);
+      this.stream.uncork();
+    }
+  };
+
+  /** Hands one piece to the stream; a full stream blocks the queue and pauses the source. */
+  private put(piece: Piece): void {
+    const flowing = typeof piece === 'string' ? this.stream.write(piece, 'latin1') : this.stream.write(piece);
+    if (!flowing && !this.gone && !this.blocked) {
+      this.blocked = true;
+      this.source.pause();
+      this.stream.once('drain', this.drained);
+    }
   }
 
   private flush(): void {
@@ -72,21 +119,11 @@ export class Outlet {
       } else {
         this.queue.shift();
       }
-      const flowing = typeof piece === 'string' ? this.stream.write(piece, 'latin1') : this.stream.write(piece);
-      if (!flowing && !this.gone) {
-        this.blocked = true;
-        this.source.pause();
-        this.stream.once('drain', this.drained);
-      }
+      this.put(piece);
     }
     this.stream.uncork();
     if (this.queue.length === 0 && this.ending && !this.blocked && !this.gone) this.stream.end();
   }
-
-  private readonly uncork = (): void => {
-    this.corked = false;
-    this.stream.uncork();
-  };
 
   private readonly drained = (): void => {
     this.blocked = false;
@@ -99,10 +136,20 @@ export class Outlet {
     if (this.gone) return;
     this.gone = true;
     this.queue.length = 0;
+    this.gathered = [];
+    this.gatheredSize = 0;
     this.stream.off('drain', this.drained);
     if (this.blocked) {
       this.blocked = false;
       this.source.resume();
     }
   }
+}
+
+/** Pieces of `size` bytes in all, copied into one buffer (text as latin1, one byte per character). */
+function join(pieces: readonly Piece[], size: number): Buffer {
+  const joined = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const piece of pieces) at += typeof piece === 'string' ? joined.write(piece, at, 'latin1') : piece.copy(joined, at);
+  return joined;
 }

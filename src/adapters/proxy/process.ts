@@ -6,7 +6,7 @@
  */
 import { createWriteStream } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { BYTES, LATIN1, LineReader } from './framing.js';
+import { LineReader } from './framing.js';
 import { Outlet } from './outlet.js';
 import { ProxySession, type ProxyOptions } from './session.js';
 import type { Connect } from './upstream.js';
@@ -20,6 +20,11 @@ export interface ProxyIo {
 
 /** A server line longer than this (a large tool result) is streamed to the client unless the proxy must read it. */
 const STREAM_PAST = 1 << 15;
+/**
+ * A client line longer than this is read as latin1 text piece by piece (the chunks it came in are
+ * not held); shorter ones are read, and forwarded, as the bytes they came in.
+ */
+const READ_AS_TEXT_PAST = 1 << 16;
 /** The signals the proxy passes on to the server. */
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
@@ -44,7 +49,6 @@ export async function runProxy(connect: Connect, options: ProxyOptions, io: Prox
     },
   });
   const fromServer = new LineReader(
-    BYTES,
     {
       line: (line, terminated) => session.fromServer(line, terminated),
       through: (bytes) => toClient!.write(bytes),
@@ -61,12 +65,15 @@ export async function runProxy(connect: Connect, options: ProxyOptions, io: Prox
   });
   toClient = new Outlet(io.stdout, upstream.source);
 
-  const fromClient = new LineReader(LATIN1, {
-    line: (line, terminated) => session.fromClient(line, terminated),
-    through: (bytes) => upstream.send([bytes]),
-    passes: (chunk) => upstream.takesStream && session.clientPasses(chunk),
-    streams: () => false,
-  });
+  const fromClient = new LineReader(
+    {
+      line: (line, terminated) => session.fromClient(line, terminated),
+      through: (bytes) => upstream.send([bytes]),
+      passes: (chunk) => upstream.takesStream && session.clientPasses(chunk),
+      streams: () => false,
+    },
+    READ_AS_TEXT_PAST,
+  );
   const onData = (chunk: Buffer): void => fromClient.push(chunk);
   const onEnd = (): void => {
     fromClient.end();

@@ -1,14 +1,15 @@
 /**
  * The proxy's session: what it knows of the server's tools, and the calls waiting to learn more.
- * Client lines arrive as latin1 images (byte offsets, bytes kept exactly), server lines as bytes;
- * only a `tools/call` request and a `tools/list` response are read in full, every other line is
- * forwarded as it came, read at most as far as its method.
+ * Lines arrive as bytes (or, past the framing's limit, as latin1 images: byte offsets, bytes kept
+ * exactly); only a `tools/call` request and a `tools/list` response are read in full, every other
+ * line is forwarded as the very bytes it came as, read at most as far as its method.
  */
 import { randomUUID } from 'node:crypto';
 import { coerceArgsJson, prepareToolCall } from '../../index.js';
 import type { ArgsValidator, CoerceOptions } from '../../index.js';
 import { ToolSchemas } from '../tool-schemas.js';
 import { isAscii, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
+import type { Line } from './framing.js';
 import type { Piece } from './outlet.js';
 
 /** Options of the proxy, as the CLI reads them. */
@@ -41,6 +42,9 @@ const LIST_CHANGED = 'list_changed';
 const ESCAPE = '\\u';
 /** A client line can matter only if it holds one of these. */
 const TOOLS = 'tools';
+const TOOLS_BYTES = Buffer.from(TOOLS);
+const LIST_CHANGED_BYTES = Buffer.from(LIST_CHANGED);
+const ESCAPE_BYTES = Buffer.from(ESCAPE);
 
 /** The proxy's state between one client and one server. */
 export class ProxySession {
@@ -50,13 +54,19 @@ export class ProxySession {
   private readonly ownPrefix = `schema-coerce-proxy:${randomUUID()}:`;
   private ownCount = 0;
   /** While the proxy lists the server's tools itself, client lines wait here, in order. */
-  private waiting: [line: string, terminated: boolean][] | null = null;
+  private waiting: [line: Line, terminated: boolean][] | null = null;
   /** The proxy's own listing has gone past its first page. */
   private pagingOwnList = false;
   private timer: NodeJS.Timeout | undefined;
   private idle: (() => void) | undefined;
   private readonly options: ProxyOptions;
   private readonly coerceOptions: CoerceOptions;
+  /**
+   * The same without syntax repair, for arguments the head only located: an object or array that
+   * is not JSON makes the line not JSON, which goes on as it came, never repaired. (The rule
+   * repairs only text that fails strictly or a root string, so valid JSON reads the same.)
+   */
+  private readonly strictOptions: CoerceOptions;
   private readonly wiring: Wiring;
 
   constructor(options: ProxyOptions, wiring: Wiring) {
@@ -66,6 +76,8 @@ export class ProxySession {
       ...(options.lenient === undefined ? {} : { lenient: options.lenient }),
       ...(options.integerRange === undefined ? {} : { integerRange: options.integerRange }),
     };
+    const lenient = options.lenient;
+    this.strictOptions = typeof lenient === 'object' || lenient === true ? { ...this.coerceOptions, lenient: { ...(lenient === true ? {} : lenient), syntax: false } } : this.coerceOptions;
   }
 
   /** Stops the session's timer. */
@@ -81,26 +93,27 @@ export class ProxySession {
 
   /** Whether the whole client lines of `chunk` may go to the server unread. */
   clientPasses(chunk: Buffer): boolean {
-    return this.waiting === null && !chunk.includes(TOOLS) && !chunk.includes(ESCAPE);
+    return this.waiting === null && !chunk.includes(TOOLS_BYTES) && !chunk.includes(ESCAPE_BYTES);
   }
 
   /** Whether the whole server lines of `chunk` may go to the client unread. */
   serverPasses(chunk: Buffer): boolean {
-    return !this.tools.awaiting && this.waiting === null && !chunk.includes(LIST_CHANGED) && !chunk.includes(ESCAPE);
+    return !this.tools.awaiting && this.waiting === null && !chunk.includes(LIST_CHANGED_BYTES) && !chunk.includes(ESCAPE_BYTES);
   }
 
   /** Whether a long server line whose start is `head` may be streamed to the client unread. */
   serverStreams(head: Buffer): boolean {
-    return !this.tools.awaiting && this.waiting === null && !head.includes(LIST_CHANGED);
+    return !this.tools.awaiting && this.waiting === null && !head.includes(LIST_CHANGED_BYTES);
   }
 
-  /** One line from the client, as its latin1 image. */
-  fromClient(line: string, terminated: boolean): void {
+  /** One line from the client. */
+  fromClient(line: Line, terminated: boolean): void {
     if (this.waiting !== null) {
       this.waiting.push([line, terminated]);
       return;
     }
-    const head = line.includes(TOOLS) || line.includes(ESCAPE) ? readHead(line, true) : undefined;
+    const text = mayName(line, TOOLS, TOOLS_BYTES) ? latin1Of(line) : undefined;
+    const head = text === undefined ? undefined : readHead(text, true);
     if (head?.method === 'tools/list' && head.id !== undefined) {
       this.tools.listRequested(head.id, !head.cursor);
     } else if (head?.method === 'tools/call' && head.id !== undefined && head.name !== undefined) {
@@ -110,16 +123,16 @@ export class ProxySession {
         this.listOwnTools(undefined);
         return;
       }
-      this.repairCall(line, terminated, head);
+      this.repairCall(line, text!, terminated, head);
       return;
     }
     this.wiring.toServer(terminated ? [line, NEWLINE] : [line]);
   }
 
   /** One line from the server. */
-  fromServer(line: Buffer, terminated: boolean): void {
-    const mayMatter = this.tools.awaiting || this.waiting !== null || line.includes(LIST_CHANGED) || line.includes(ESCAPE);
-    const head = mayMatter ? readHead(line.toString('latin1'), false) : undefined;
+  fromServer(line: Line, terminated: boolean): void {
+    const mayMatter = this.tools.awaiting || this.waiting !== null || mayName(line, LIST_CHANGED, LIST_CHANGED_BYTES);
+    const head = mayMatter ? readHead(latin1Of(line), false) : undefined;
     if (head !== undefined) {
       if (typeof head.id === 'string' && head.id.startsWith(this.ownPrefix)) {
         this.ownListPage(line);
@@ -145,7 +158,7 @@ export class ProxySession {
     this.timer = setTimeout(() => this.release(), LIST_TIMEOUT_MS);
   }
 
-  private ownListPage(line: Buffer): void {
+  private ownListPage(line: Line): void {
     const result = resultOf(line) as { tools?: unknown; nextCursor?: unknown } | undefined;
     const tools = result?.tools;
     if (Array.isArray(tools)) this.tools.store(tools, !this.pagingOwnList);
@@ -173,7 +186,7 @@ export class ProxySession {
   }
 
   /** Forwards a tools/call with only its argument bytes repaired, or answers it with an isError result. */
-  private repairCall(line: string, terminated: boolean, head: MessageHead): void {
+  private repairCall(line: Line, text: string, terminated: boolean, head: MessageHead): void {
     const name = head.name!;
     const schema = this.tools.get(name);
     const span = head.args;
@@ -182,11 +195,11 @@ export class ProxySession {
       this.wiring.toServer([line, ...ending]);
       return;
     }
-    const raw = line.slice(span.start, span.end);
+    const raw = text.slice(span.start, span.end);
     const argsText = isAscii(raw) ? raw : utf8Of(raw);
     let repaired: string;
     try {
-      repaired = coerceArgsJson(argsText, schema, this.coerceOptions);
+      repaired = coerceArgsJson(argsText, schema, span.unread ? this.strictOptions : this.coerceOptions);
     } catch {
       this.wiring.toServer([line, ...ending]);
       return;
@@ -197,7 +210,7 @@ export class ProxySession {
       return;
     }
     const middle = isAscii(repaired) ? repaired : Buffer.from(repaired, 'utf8');
-    this.wiring.toServer([line.slice(0, span.start), middle, line.slice(span.end), ...ending]);
+    this.wiring.toServer([piece(line, 0, span.start), middle, piece(line, span.end, line.length), ...ending]);
   }
 
   /**
@@ -226,10 +239,25 @@ export class ProxySession {
   }
 }
 
+/** Whether `line` holds `name` or a `\\u` escape (which may hide it). */
+function mayName(line: Line, name: string, bytes: Buffer): boolean {
+  return typeof line === 'string' ? line.includes(name) || line.includes(ESCAPE) : line.includes(bytes) || line.includes(ESCAPE_BYTES);
+}
+
+/** The latin1 image of a line. */
+function latin1Of(line: Line): string {
+  return typeof line === 'string' ? line : line.toString('latin1');
+}
+
+/** The bytes `from`..`to` of a line, without a copy. */
+function piece(line: Line, from: number, to: number): Piece {
+  return typeof line === 'string' ? line.slice(from, to) : line.subarray(from, to);
+}
+
 /** The `result` of a response line, parsed; `undefined` when the line is not one. */
-function resultOf(line: Buffer): unknown {
+function resultOf(line: Line): unknown {
   try {
-    return (JSON.parse(line.toString('utf8')) as { result?: unknown } | null)?.result;
+    return (JSON.parse(typeof line === 'string' ? utf8Of(line) : line.toString('utf8')) as { result?: unknown } | null)?.result;
   } catch {
     return undefined;
   }

@@ -22,7 +22,7 @@ interface Upstream {
 /** What an upstream hands the server's output to. */
 export interface UpstreamSide {
   /** The server's byte stream, for servers that write lines. */
-  readonly reader: LineReader<Buffer>;
+  readonly reader: LineReader;
   /** The session, for servers whose messages arrive whole. */
   readonly session: ProxySession;
   /** Pauses reading from the client (the server is not taking bytes). */
