@@ -21,6 +21,7 @@ const ROWS: [name: string, input: string, expected: string][] = [
   ['escapes elsewhere are copied as they came', '{"note": "\\u0041", "page": "7"}', '{"note": "\\u0041", "page": 7}'],
   ['true wrapped where only an array is accepted, what follows kept', '{"flags": true , "note": "t"}', '{"flags": [true] , "note": "t"}'],
   ['false wrapped, what follows kept', '{"flags": false , "note": "f"}', '{"flags": [false] , "note": "f"}'],
+  ['a refused string keeps its escapes as written', '{"page": "\\u0061bc", "ids": "7"}', '{"page": "\\u0061bc", "ids": [7]}'],
   ['a refused value stays, byte for byte', '{"page": "abc" , "deleted": "no"}', '{"page": "abc" , "deleted": "no"}'],
 ];
 

@@ -60,6 +60,27 @@ describe('coerceArgsJson text path', () => {
     expect(() => coerceArgsJson('{"a":1,"\\u0061":2}', undefined)).toThrow(/Duplicate key 'a'/);
   });
 
+  describe('values where nothing is to be rewritten sit beside a rewrite', () => {
+    // Each row holds one literal to restore, next to a value of a kind the pass must walk past.
+    const schema = { properties: { n: INT, either: { type: ['integer', 'string'] }, meta: {}, list: {}, flag: {} } };
+    const ROWS: readonly [name: string, input: string, expected: string][] = [
+      ['an object where nothing is declared', '{"meta": {"x": 1.0, "y": [2.0]}, "n": 5.0}', '{"meta": {"x": 1.0, "y": [2.0]}, "n": 5}'],
+      ['an array where nothing is declared', '{"list": [1.0, {"z": 2.0}], "n": 5.0}', '{"list": [1.0, {"z": 2.0}], "n": 5}'],
+      ['literals where nothing is declared', '{"flag": true, "meta": null, "list": false, "n": 5.0}', '{"flag": true, "meta": null, "list": false, "n": 5}'],
+      ['a string where an integer or a string is accepted', '{"either": "x", "n": 5.0}', '{"either": "x", "n": 5}'],
+      ['a string where only an integer is accepted', '{"n": "5.0", "either": 7.0}', '{"n": "5.0", "either": 7}'],
+    ];
+    test.each(ROWS)('%s', (_name, input, expected) => {
+      expect(coerceArgsJson(input, schema)).toBe(expected);
+    });
+  });
+
+  test('sibling objects with few keys each keep their own keys apart', () => {
+    const schema = { type: 'array', items: { additionalProperties: INT } };
+    const text = '[{ "a": 1.0, "b": 2.0 }, { "x": 1.0, "b": 2.0 }, { "b": 3.0 }]';
+    expect(coerceArgsJson(text, schema)).toBe('[{ "a": 1, "b": 2 }, { "x": 1, "b": 2 }, { "b": 3 }]');
+  });
+
   describe('repeated keys in objects past the linear check (more than 16 keys)', () => {
     const schema = { type: 'array', items: { additionalProperties: INT } };
     const object = (keys: readonly string[]): string => `{ ${keys.map((key) => `"${key}": 1.0`).join(', ')} }`;
