@@ -133,6 +133,8 @@ describe(`parseArgs and coerceArgsJson against JSON.parse (seed ${seed}, ${numRu
     ['1 x', 2, 'Unexpected character "x" after the JSON value'], ['-x', 0, 'Invalid number'], ['[1,]', 3, 'Unexpected character "]"'],
     ['"a\\x"', 2, 'Invalid escape in a string'], ['"\\x\\n"', 1, 'Invalid escape in a string'], ['"\\u12"', 1, 'Invalid escape in a string'],
     ['"\u001f"', 1, 'Invalid character U+001F in a string'], ['"abc', 4, 'Unterminated string'],
+    ['[+1]', 1, 'Unexpected character "+"'], ['[.5]', 1, 'Unexpected character "."'], ['[,1]', 1, 'Unexpected character ","'],
+    ['[\n"x\u0001"]', 4, 'Invalid character U+0001 in a string'], ['[\n"x\\q"]', 4, 'Invalid escape in a string'],
     ['{"a":1,"\\u0061":2}', 7, "Duplicate key 'a'"], ['{"ab":1,"a":2,"ab":3}', 14, "Duplicate key 'ab'"],
   ])('%j: ArgsParseError at %i, "%s"', (source, position, reason) => {
     for (const run of [() => parseArgs(source), () => coerceArgsJson(source, ANY_DEPTH)]) {
