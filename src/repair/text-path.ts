@@ -87,10 +87,8 @@ class LiteralRewriter implements JsonVisitor {
     this.copied = 0;
     this.duplicate = false;
     // A scan that completes leaves the stacks empty; only one that threw leaves anything behind.
-    if (this.nodes.length !== 0) {
-      this.nodes.length = 0;
-      this.counts.length = 0;
-    }
+    this.nodes.length = 0;
+    this.counts.length = 0;
   }
 
   result(): string | undefined {
@@ -109,15 +107,14 @@ class LiteralRewriter implements JsonVisitor {
   open(isArray: boolean): void {
     this.nodes.push(this.valueNode());
     this.counts.push(isArray ? 0 : -1);
+    // Every container starts a key list at its depth: an array's is never read.
     const depth = this.nodes.length;
-    if (!isArray) {
-      while (this.keys.length < depth) {
-        this.keys.push([]);
-        this.keyCounts.push(0);
-      }
-      this.keyCounts[depth - 1] = 0;
-      this.keySets[depth - 1] = undefined;
+    while (this.keys.length < depth) {
+      this.keys.push([]);
+      this.keyCounts.push(0);
     }
+    this.keyCounts[depth - 1] = 0;
+    this.keySets[depth - 1] = undefined;
   }
 
   key(key: string): void {
