@@ -33,6 +33,8 @@ describe('toIntegerLiteral and restoreInteger under each range', () => {
     ['1e16', 'safe', 'out-of-range'],
     ['9999999999999999.0', 'safe', 'out-of-range'],
     ['999999999999999.0', 'safe', '999999999999999'],
+    ['-999999999999999.0', 'safe', '-999999999999999'],
+    ['-9999999999999999.0', 'safe', 'out-of-range'],
     ['9223372036854775807.0', 'int64', '9223372036854775807'],
     ['9223372036854775808.0', 'int64', 'out-of-range'],
     ['-9223372036854775808.0', 'int64', '-9223372036854775808'],
@@ -84,6 +86,15 @@ describe('toIntegerLiteral and restoreInteger under each range', () => {
   test.each(['abc', '', '1.', '.5', '+1', '1e', '--1', '0x10'])('%j is no JSON number: not-whole', (text) => {
     expect(toIntegerLiteral(text, 'unbounded')).toBe('not-whole');
   });
+
+  // Near misses of the `N.0` shape: the characters either side of the digits, a missing part, a
+  // non-canonical integer part. None is a JSON number, so none is an integer literal.
+  test.each(['5:.0', '5/.0', '/.0', '.0', '-.0', '5.', '-5.', '5x0', '5.0x', '1a.0', '00.0', '05.0', '-05.0', '-00.0', '-', 'x'])(
+    'restoreInteger(%j) is not-whole',
+    (text) => {
+      expect(restoreInteger(text, 'int64')).toBe('not-whole');
+    },
+  );
 });
 
 describe('fitsFloat64', () => {
