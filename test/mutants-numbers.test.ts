@@ -13,6 +13,7 @@ describe('isWholeLiteral', () => {
     ['1e2', true], ['1e-2', false], ['1E+2', true], ['1.50e1', true], ['1.55e1', false], ['12.5e-1', false], ['100e-2', true],
     ['100e-3', false], ['120e-1', true], ['1.20e1', true], ['0.001e3', true], ['0.0010e3', true], ['0.0011e3', false],
     ['1e400', true], ['1e-400', false], ['1.5e99999999999999999', true], ['1.5e-99999999999999999', false], ['5.000000000000000001', false],
+    ['x', false], ['', false], ['5.0x', false],
   ])('%s: %s', (literal, whole) => {
     expect(isWholeLiteral(literal)).toBe(whole);
   });
