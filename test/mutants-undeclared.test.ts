@@ -66,4 +66,10 @@ describe('findUndeclaredKeys: which declared name is suggested', () => {
       { path: '/zzz', key: 'zzz' },
     ]);
   });
+
+  test('an array where properties are declared has no keys to report', () => {
+    const schema = { properties: { list: { type: ['array', 'object'], properties: { a: {} } } } };
+    expect(findUndeclaredKeys({ list: [1, 2] }, schema)).toStrictEqual([]);
+    expect(findUndeclaredKeys({ list: { b: 1 } }, schema)).toStrictEqual([{ path: '/list/b', key: 'b', suggestion: 'a' }]);
+  });
 });
