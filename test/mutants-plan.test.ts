@@ -143,6 +143,36 @@ describe('plans and their cache', () => {
     expect(root.child('c')).not.toBe(root.child('a'));
   });
 
+  test('one node per set of schemas: a schema reached twice counts once, and order does not matter', () => {
+    const [s1, s2] = [{ type: 'integer', title: 's1' }, { type: 'integer', title: 's2' }];
+    const root = plan({ properties: { a: s1, b: s1, x: s1, y: s2 }, patternProperties: { '^a$': s1, '^x$': s2, '^y$': s1 } });
+    expect(root.child('a')).toBe(root.child('b'));
+    expect(root.child('x')).toBe(root.child('y'));
+    expect(root.child('x')).not.toBe(root.child('a'));
+  });
+
+  test('sets whose schema numbers run together stay apart ({1, 2, 3} and {1, 23})', () => {
+    const schemas = Array.from({ length: 24 }, (_, i) => ({ type: 'integer', title: `s${i}` }));
+    const properties = Object.fromEntries(schemas.map((schema, i) => [`p${i}`, schema]));
+    const root = plan({ properties, patternProperties: { '^[xy]$': schemas[1], '^x$': schemas[2], '^x$|^z$': schemas[3], '^y$': schemas[23] } });
+    // The root is schema 0 of its plan; visiting p1 to p23 in order numbers their schemas 1 to 23.
+    for (let i = 1; i < 24; i++) root.child(`p${i}`);
+    expect(root.child('x')!.members.map((member) => member['title'])).toEqual(['s1', 's2', 's3']);
+    expect(root.child('y')!.members.map((member) => member['title'])).toEqual(['s1', 's23']);
+  });
+
+  test('a set and its accepted types stay apart from another set and types that run together ({1, 2} string, {1, 21} boolean or integer)', () => {
+    const schemas: Record<string, unknown>[] = Array.from({ length: 22 }, (_, i) => ({ type: 'integer', title: `s${i}` }));
+    schemas[1] = { type: ['string', 'boolean', 'integer'], title: 's1' };
+    schemas[2] = { type: 'string', title: 's2' };
+    schemas[21] = { type: ['boolean', 'integer'], title: 's21' };
+    const properties = Object.fromEntries(schemas.map((schema, i) => [`p${i}`, schema]));
+    const root = plan({ properties, patternProperties: { '^[xy]$': schemas[1], '^x$': schemas[2], '^y$': schemas[21] } });
+    for (let i = 1; i < 22; i++) root.child(`p${i}`);
+    expect([root.child('x')!.accept, root.child('y')!.accept]).toEqual([TYPE_BITS.string, TYPE_BITS.boolean | TYPE_BITS.integer]);
+    expect(root.child('y')!.members.map((member) => member['title'])).toEqual(['s1', 's21']);
+  });
+
   test('past 4,096 undeclared keys a node still answers, uncached', () => {
     const root = plan({ additionalProperties: { type: 'integer' } });
     for (let i = 0; i < 4100; i++) root.child(`k${i}`);
