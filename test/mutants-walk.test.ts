@@ -97,6 +97,10 @@ const ROWS: readonly Row[] = [
     changes: [{ path: '/n', from: '"Red"', to: '"red"', rule: 'enum-case' }], refusals: [],
   },
   {
+    name: 'lenient: a number an enum of numbers and strings accepts is kept, no case fold tried',
+    input: '{"n":5}', schema: integerAt({ enum: [5, 'a'] }), options: { lenient: true }, expected: '{"n":5}', changes: [], refusals: [],
+  },
+  {
     name: 'a string at the root no rule converts',
     input: '"abc"', schema: { type: 'integer' }, options: { lenient: true }, expected: '"abc"', changes: [],
     refusals: [{ path: '', reason: 'unconvertible', expected: ['integer'], message: '"abc" at the root was left as it is: no safe conversion applies; expected integer' }],
