@@ -51,7 +51,8 @@ export function isWholeLiteral(text: string): boolean {
  * The integer rule, the one both the text path and the object path apply at an integer position:
  * what to write for the number literal `literal`. `5.0`, `5e0`, `0.5e1` give `5`; `-0.0` gives
  * `0`; a literal already in canonical integer form comes back as it is, whatever its size;
- * `5.5` gives `'not-whole'`; `1e20` under `int64` gives `'out-of-range'`.
+ * `5.5` gives `'not-whole'`; `1e20` under `int64` gives `'out-of-range'`. Text that is not a JSON
+ * number gives `'not-whole'`.
  *
  * @param literal - A JSON number literal.
  * @param range - Which whole values may be written as integer literals.
@@ -93,20 +94,15 @@ export function toIntegerLiteral(text: string, range: IntegerRange): string | No
  */
 function wholeDecimalDot(text: string): number {
   const end = text.length;
-  let i = 0;
-  if (text.charCodeAt(i) === 0x2d) i++;
-  const first = i;
-  while (i < end && isDigit(text.charCodeAt(i))) i++;
-  const digits = i - first;
-  if (digits === 0 || digits > 15 || i >= end - 1 || text.charCodeAt(i) !== 0x2e) return -1;
-  if (digits > 1 && text.charCodeAt(first) === 0x30) return -1;
-  if (digits === 1 && text.charCodeAt(first) === 0x30 && first !== 0) return -1;
-  for (let j = i + 1; j < end; j++) if (text.charCodeAt(j) !== 0x30) return -1;
-  return i;
-}
-
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39;
+  const first = text.charCodeAt(0) === 0x2d ? 1 : 0;
+  let dot = first;
+  // `code ^ 0x30` is below 10 exactly for the digits `0`-`9`.
+  while (dot < end && (text.charCodeAt(dot) ^ 0x30) < 10) dot++;
+  if (dot === first || dot - first > 15 || dot >= end - 1 || text.charCodeAt(dot) !== 0x2e) return -1;
+  // A leading `0` only as the whole unsigned integer part: `0.0`, never `00.0`, `05.0` or `-0.0`.
+  if (text.charCodeAt(first) === 0x30 && dot !== 1) return -1;
+  for (let j = dot + 1; j < end; j++) if (text.charCodeAt(j) !== 0x30) return -1;
+  return dot;
 }
 
 /** The exponent as a number; a huge exponent becomes ±Infinity, never a wrong finite value. */

@@ -1,0 +1,79 @@
+/**
+ * Lenient conversions, one row per rule and per refusal: the value at `/n`, the schema of `/n`,
+ * and what the coercion must give (the value, each change's rule and target, each refusal's
+ * reason). Rows on both sides of each guard: where a rule applies, and the nearest place it must not.
+ */
+import { describe, expect, test } from 'vitest';
+import { coerceArgs, parseArgs, stringifyArgs } from '../src/index.js';
+import { deepFreeze } from './_helpers/fixtures.js';
+
+/** [value of /n as JSON text, schema of /n, expected /n as JSON text, [rule, to] of the change or null, refusal reason or null] */
+type Row = readonly [string, unknown, string, readonly [string, string] | null, string | null];
+
+const ROWS: readonly Row[] = [
+  // Strings of numbers.
+  ['" 7 "', { type: 'integer' }, '7', ['string-to-integer', '7'], null],
+  ['"7"', { type: ['integer', 'boolean'] }, '7', ['string-to-integer', '7'], null],
+  ['"5.5"', { type: 'integer' }, '"5.5"', null, 'not-whole'],
+  ['"1e30"', { type: 'integer' }, '"1e30"', null, 'out-of-range'],
+  ['"2.50"', { type: 'number' }, '2.50', ['string-to-number', '2.50'], null],
+  ['"2.0"', { anyOf: [{ type: 'number' }, { type: 'integer' }] }, '2', ['string-to-number', '2'], null],
+  ['"1e400"', { type: 'number' }, '"1e400"', null, 'out-of-range'],
+  // Strings of booleans and null.
+  ['"true"', { type: 'boolean' }, 'true', ['string-to-boolean', 'true'], null],
+  ['"0"', { type: 'boolean' }, 'false', ['string-to-boolean', 'false'], null],
+  ['"null"', { type: 'null' }, 'null', ['string-to-null', 'null'], null],
+  ['"null"', { type: 'integer' }, '"null"', null, 'unconvertible'],
+  // Strings of JSON text: parsed only where nothing but containers (and null) is accepted.
+  ['"{}"', { type: ['object', 'null'] }, '{}', ['json-text', '{}'], null],
+  ['"[1]"', { type: ['array', 'integer'] }, '"[1]"', null, 'unconvertible'],
+  ['"[1.5]"', { type: 'array', items: { type: 'integer' } }, '"[1.5]"', null, 'unconvertible'],
+  ['"{broken"', { type: 'object' }, '"{broken"', null, 'unconvertible'],
+  ['"\\"{\\\\\\"a\\\\\\":1}\\""', { type: 'object' }, '"\\"{\\\\\\"a\\\\\\":1}\\""', null, 'unconvertible'],
+  // Numbers.
+  ['1.0', { type: 'string' }, '"1.0"', ['number-to-string', '"1.0"'], null],
+  ['1.0', { type: 'boolean' }, 'true', ['number-to-boolean', 'true'], null],
+  ['2', { type: 'boolean' }, '2', null, 'unconvertible'],
+  // Wrapping in an array, when the element is then accepted.
+  ['true', { type: 'array', items: { type: 'boolean' } }, '[true]', ['wrap-in-array', '[true]'], null],
+  ['true', { type: 'array', items: { type: 'integer' } }, 'true', null, 'unconvertible'],
+  ['null', { type: 'array' }, 'null', null, 'unconvertible'],
+];
+
+/** [rule switched off, value of /n, schema of /n]: each is then refused as unconvertible, left as it is. */
+const OFF: readonly (readonly [string, string, unknown])[] = [
+  ['strings', '"7"', { type: 'integer' }],
+  ['strings', '"2.5"', { type: 'number' }],
+  ['booleans', '"true"', { type: 'boolean' }],
+  ['booleans', '1', { type: 'boolean' }],
+  ['nulls', '"null"', { type: 'null' }],
+  ['jsonText', '"{}"', { type: 'object' }],
+  ['arrays', 'true', { type: 'array' }],
+  ['numbersToStrings', '1.0', { type: 'string' }],
+];
+
+describe('lenient conversions at /n', () => {
+  test.each(OFF)('with %s off, %s under %j is refused', (rule, value, schema) => {
+    const args = deepFreeze(parseArgs(`{"n":${value}}`));
+    const result = coerceArgs(args, deepFreeze({ type: 'object', properties: { n: schema } }), { lenient: { [rule]: false } });
+    expect(result.value).toBe(args);
+    expect(result.changes).toEqual([]);
+    expect(result.refusals.map(({ path, reason }) => [path, reason])).toEqual([['/n', 'unconvertible']]);
+  });
+
+  test.each(ROWS)('%s under %j', (value, schema, expected, change, refusal) => {
+    const args = deepFreeze(parseArgs(`{"n":${value}}`));
+    const result = coerceArgs(args, deepFreeze({ type: 'object', properties: { n: schema } }), { lenient: true });
+    expect(stringifyArgs(result.value)).toBe(`{"n":${expected}}`);
+    expect(result.changes.map(({ path, rule, to }) => [path, rule, to])).toEqual(change === null ? [] : [['/n', ...change]]);
+    expect(result.refusals.map(({ path, reason }) => [path, reason])).toEqual(refusal === null ? [] : [['/n', refusal]]);
+  });
+
+  test('plain numbers: written as String writes them, when that is a JSON number', () => {
+    const schema = { properties: { n: { type: 'string' }, m: { type: 'string' }, k: { type: 'string' } } };
+    const result = coerceArgs({ n: 5, m: NaN, k: 1e21 }, schema, { lenient: true });
+    expect(result.value).toEqual({ n: '5', m: NaN, k: '1e+21' });
+    expect(result.changes.map(({ path, rule, to }) => [path, rule, to])).toEqual([['/n', 'number-to-string', '"5"'], ['/k', 'number-to-string', '"1e+21"']]);
+    expect(result.refusals.map(({ path, reason }) => [path, reason])).toEqual([['/m', 'unconvertible']]);
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * The number-literal functions asked directly, one row per boundary: whole or not (trailing zeros,
+ * exponents that cancel the fraction, huge exponents), integer literals under each range at and
+ * around each limit (the sign of int64, the digits an exponent adds, the unbounded digit cap),
+ * and float64 overflow. Every expected answer is decimal arithmetic on the text.
+ */
+import { describe, expect, test } from 'vitest';
+import { fitsFloat64, isJsonNumberLiteral, isWholeLiteral, restoreInteger, toIntegerLiteral, type IntegerRange } from '../src/json/numbers.js';
+
+describe('isWholeLiteral', () => {
+  test.each([
+    ['5', true], ['-42', true], ['5.0', true], ['5.5', false], ['0.0', true], ['-0', true], ['-0.0', true], ['0e-5', true],
+    ['1e2', true], ['1e-2', false], ['1E+2', true], ['1.50e1', true], ['1.55e1', false], ['12.5e-1', false], ['100e-2', true],
+    ['100e-3', false], ['120e-1', true], ['1.20e1', true], ['0.001e3', true], ['0.0010e3', true], ['0.0011e3', false],
+    ['1e400', true], ['1e-400', false], ['1.5e99999999999999999', true], ['1.5e-99999999999999999', false], ['5.000000000000000001', false],
+    ['x', false], ['', false], ['5.0x', false],
+  ])('%s: %s', (literal, whole) => {
+    expect(isWholeLiteral(literal)).toBe(whole);
+  });
+});
+
+describe('toIntegerLiteral and restoreInteger under each range', () => {
+  // [literal, range, expected]
+  const ROWS: [string, IntegerRange, string][] = [
+    ['9007199254740991', 'safe', '9007199254740991'],
+    ['9007199254740991.0', 'safe', '9007199254740991'],
+    ['9007199254740992.0', 'safe', 'out-of-range'],
+    ['9007199254740992', 'safe', 'out-of-range'],
+    ['-9007199254740991.0', 'safe', '-9007199254740991'],
+    ['-9007199254740992.0', 'safe', 'out-of-range'],
+    ['9.007199254740991e15', 'safe', '9007199254740991'],
+    ['9.007199254740992e15', 'safe', 'out-of-range'],
+    ['9e15', 'safe', '9000000000000000'],
+    ['1e16', 'safe', 'out-of-range'],
+    ['9999999999999999.0', 'safe', 'out-of-range'],
+    ['999999999999999.0', 'safe', '999999999999999'],
+    ['-999999999999999.0', 'safe', '-999999999999999'],
+    ['-9999999999999999.0', 'safe', 'out-of-range'],
+    ['9223372036854775807.0', 'int64', '9223372036854775807'],
+    ['9223372036854775808.0', 'int64', 'out-of-range'],
+    ['-9223372036854775808.0', 'int64', '-9223372036854775808'],
+    ['-9223372036854775809.0', 'int64', 'out-of-range'],
+    ['9.223372036854775807e18', 'int64', '9223372036854775807'],
+    ['9.223372036854775808e18', 'int64', 'out-of-range'],
+    ['-9.223372036854775808e18', 'int64', '-9223372036854775808'],
+    ['9.2e18', 'int64', '9200000000000000000'],
+    ['9.3e18', 'int64', 'out-of-range'],
+    ['1e18', 'int64', '1000000000000000000'],
+    ['1e19', 'int64', 'out-of-range'],
+    ['10e17', 'int64', '1000000000000000000'],
+    ['0.1e19', 'int64', '1000000000000000000'],
+    ['1e4095', 'unbounded', '1' + '0'.repeat(4095)],
+    ['1e4096', 'unbounded', 'out-of-range'],
+    ['1.5e4094', 'unbounded', '15' + '0'.repeat(4093)],
+    ['1e99999999999999999', 'unbounded', 'out-of-range'],
+    ['1e-99999999999999999', 'unbounded', 'not-whole'],
+    ['-2.55e1', 'int64', 'not-whole'],
+    ['-2.50e2', 'int64', '-250'],
+    ['0.0e5', 'int64', '0'],
+    ['-0e0', 'int64', '0'],
+    ['00.0', 'int64', 'not-whole'],
+  ];
+
+  test.each(ROWS)('%s under %s: %s', (literal, range, expected) => {
+    expect(toIntegerLiteral(literal, range)).toBe(expected);
+    // restoreInteger: the same, but a literal already canonical is kept whatever its size.
+    const canonical = /^-?(?:0|[1-9]\d*)$/.test(literal) && literal !== '-0';
+    if (isJsonNumberLiteral(literal)) expect(restoreInteger(literal, range)).toBe(canonical ? literal : expected);
+  });
+
+  test('a canonical integer past every range is kept by restoreInteger and refused by toIntegerLiteral', () => {
+    const literal = '123456789012345678901234567890';
+    expect(restoreInteger(literal, 'int64')).toBe(literal);
+    expect(restoreInteger(literal, 'safe')).toBe(literal);
+    expect(toIntegerLiteral(literal, 'int64')).toBe('out-of-range');
+    expect(restoreInteger('-0', 'int64')).toBe('0');
+  });
+
+  test('a literal written longer than the unbounded cap keeps its own length as the cap', () => {
+    const digits = '1' + '0'.repeat(5000);
+    expect(toIntegerLiteral(`${digits}.0`, 'unbounded')).toBe(digits);
+    expect(toIntegerLiteral(`${digits}.0e1`, 'unbounded')).toBe(`${digits}0`);
+    expect(toIntegerLiteral(`${digits}.0e4`, 'unbounded')).toBe(`${digits}0000`);
+    expect(toIntegerLiteral(`${digits}.0e5`, 'unbounded')).toBe('out-of-range');
+  });
+
+  test.each(['abc', '', '1.', '.5', '+1', '1e', '--1', '0x10'])('%j is no JSON number: not-whole', (text) => {
+    expect(toIntegerLiteral(text, 'unbounded')).toBe('not-whole');
+  });
+
+  // Near misses of the `N.0` shape: the characters either side of the digits, a missing part, a
+  // non-canonical integer part. None is a JSON number, so none is an integer literal.
+  test.each(['5:.0', '5/.0', '/.0', '.0', '-.0', '5.', '-5.', '5x0', '5.0x', '1a.0', '00.0', '05.0', '-05.0', '-00.0', '-', 'x'])(
+    'restoreInteger(%j) is not-whole',
+    (text) => {
+      expect(restoreInteger(text, 'int64')).toBe('not-whole');
+    },
+  );
+});
+
+describe('fitsFloat64', () => {
+  test.each([
+    ['1e308', true], ['1.7976931348623157e308', true], ['1.8e308', false], ['1e309', false], ['-1e309', false], ['1e-400', true], ['0', true],
+  ])('%s: %s', (literal, fits) => {
+    expect(fitsFloat64(literal)).toBe(fits);
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * The suggestion tiers of `findUndeclaredKeys`, one row per boundary: each row is a key sent, the
+ * declared names (none required unless the row says so), the other keys present, and the
+ * suggestion expected (`null`: none stands out). Rows on both sides of each threshold, so that an
+ * off-by-one in the edit distance, the containment test or the abbreviation test changes an answer.
+ */
+import { describe, expect, test } from 'vitest';
+import { findUndeclaredKeys } from '../src/validate.js';
+
+interface Row {
+  readonly why: string;
+  readonly key: string;
+  readonly declared: readonly string[];
+  readonly required?: readonly string[];
+  readonly present?: readonly string[];
+  readonly suggestion: string | null;
+}
+
+const ROWS: readonly Row[] = [
+  // Edit distance: Levenshtein with adjacent transpositions, at most a third of the longer name (at least 1).
+  { why: 'one substitution, at the threshold of 1', key: 'lumit', declared: ['limit', 'query'], suggestion: 'limit' },
+  { why: 'a transposition at the start costs 1', key: 'ilmit', declared: ['limit', 'query'], suggestion: 'limit' },
+  { why: 'a transposition at the end costs 1', key: 'limti', declared: ['limit', 'query'], suggestion: 'limit' },
+  { why: 'a transposition inside costs 1', key: 'lmiit', declared: ['limit', 'query'], suggestion: 'limit' },
+  { why: 'two substitutions are 2, over the threshold of 1', key: 'iamit', declared: ['limit', 'query'], suggestion: null },
+  { why: 'a substitution next to a transposed pair is 2', key: 'almit', declared: ['limit', 'query'], suggestion: null },
+  { why: 'a repeated letter is no transposition', key: 'itmit', declared: ['limit', 'query'], suggestion: null },
+  { why: 'nor is a doubled inner letter', key: 'ltiit', declared: ['limit', 'query'], suggestion: null },
+  { why: 'a deletion and a substitution are 2', key: 'amit', declared: ['limit', 'query'], suggestion: null },
+  { why: 'two edits within a six-letter threshold of 2', key: 'kolor', declared: ['colour', 'limit'], suggestion: 'colour' },
+  { why: 'two edits in five letters are over the threshold of 1', key: 'pages', declared: ['paths', 'limit'], suggestion: null },
+  { why: 'two edits in two letters are no suggestion', key: 'ab', declared: ['cd', 'limit'], suggestion: null },
+  { why: 'three deletions in ten letters (threshold 3, first letter gone)', key: 'axreslt', declared: ['maxResults', 'limit'], suggestion: 'maxResults' },
+  { why: 'four deletions are past the length gap of 3, whatever the threshold', key: 'axresultsperp', declared: ['maxResultsPerPage', 'limit'], suggestion: null },
+  { why: 'equally close names: the first declared wins', key: 'cap', declared: ['cat', 'car'], suggestion: 'cat' },
+  { why: 'the closest name wins over a later, farther one', key: 'colour', declared: ['color', 'colr'], suggestion: 'color' },
+  { why: 'a name already present is never suggested', key: 'qury', declared: ['query', 'q'], present: ['query'], suggestion: 'q' },
+  // Containment: one name at the start or end of the other, or abbreviating it (first letter kept).
+  { why: 'the key is the start of the name', key: 'q', declared: ['query', 'limit'], suggestion: 'query' },
+  { why: 'the name is the start of the key', key: 'querystring', declared: ['query', 'limit'], suggestion: 'query' },
+  { why: 'the key is the end of the name', key: 'depth', declared: ['maxDepth', 'limit'], suggestion: 'maxDepth' },
+  { why: 'a three-letter abbreviation', key: 'qty', declared: ['quantity', 'limit'], suggestion: 'quantity' },
+  { why: 'a two-letter abbreviation', key: 'qt', declared: ['quantity', 'limit'], suggestion: 'quantity' },
+  { why: 'letters in the wrong order abbreviate nothing', key: 'qyt', declared: ['quantity', 'limit'], suggestion: null },
+  { why: 'an abbreviation keeps the first letter', key: 'nty', declared: ['quantity', 'limit'], suggestion: null },
+  { why: 'two names contain the key: none stands out', key: 'max', declared: ['maxDepth', 'maxResults'], suggestion: null },
+  { why: 'a key of separators only contains nothing', key: '__', declared: ['query'], suggestion: null },
+  // The last tier: the only undeclared key, the only required name missing.
+  { why: 'the only required name missing', key: 'text', declared: ['body', 'limit'], required: ['body'], suggestion: 'body' },
+  { why: 'a required name already present is not missing', key: 'text', declared: ['body', 'limit'], required: ['body'], present: ['body'], suggestion: null },
+  { why: 'two required names missing: none stands out', key: 'text', declared: ['body', 'title'], required: ['body', 'title'], suggestion: null },
+];
+
+describe('findUndeclaredKeys: which declared name is suggested', () => {
+  test.each(ROWS)('$why: $key', ({ key, declared, required, present = [], suggestion }) => {
+    const schema = { type: 'object', properties: Object.fromEntries(declared.map((name) => [name, {}])), ...(required === undefined ? {} : { required }) };
+    const args = Object.fromEntries([...present.map((name) => [name, 1]), [key, 1]]);
+    const expected = { path: `/${key}`, key, ...(suggestion === null ? {} : { suggestion }) };
+    expect(findUndeclaredKeys(args, schema)).toStrictEqual([expected]);
+  });
+
+  test('with two undeclared keys the required-name tier stays silent', () => {
+    const schema = { properties: { body: {}, limit: {} }, required: ['body'] };
+    expect(findUndeclaredKeys({ text: 1, zzz: 2 }, schema)).toStrictEqual([
+      { path: '/text', key: 'text' },
+      { path: '/zzz', key: 'zzz' },
+    ]);
+  });
+
+  test('an array where properties are declared has no keys to report', () => {
+    const schema = { properties: { list: { type: ['array', 'object'], properties: { a: {} } } } };
+    expect(findUndeclaredKeys({ list: [1, 2] }, schema)).toStrictEqual([]);
+    expect(findUndeclaredKeys({ list: { b: 1 } }, schema)).toStrictEqual([{ path: '/list/b', key: 'b', suggestion: 'a' }]);
+  });
+});
