@@ -44,7 +44,8 @@ export class AcceptedTypes {
 
   /** The types the array element at `index` may have, as far as `schema` says (see `atProperty`). */
   atItem(schema: SchemaObject, index: number, depth = 0): number {
-    const slot = 'i' + Math.min(index, this.applicators.tupleLength([schema]));
+    // Indices past every tuple that applies here (branches and refs included) share one answer.
+    const slot = 'i' + Math.min(index, this.applicators.tupleLength(this.applicators.closure(schema)));
     return this.slotAccept(schema, slot, depth, TYPE_BITS.array, (s) => this.of(itemSchema(s, index)), (sub, d) => this.atItem(sub, index, d));
   }
 
