@@ -16,8 +16,6 @@ export interface QuotedString {
 }
 
 const STRING = /"[^"\\\u0000-\u001f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\u0000-\u001f]*)*"/y;
-/** A single-quoted string with nothing to convert inside: no escape, no double quote, no control character. */
-const SIMPLE_SINGLE = /'[^'"\\\u0000-\u001f]*'/y;
 /** A well-formed single-quoted string: JSON's escapes and `\'`, no control character. */
 const SINGLE = /'[^'\\\u0000-\u001f]*(?:\\(?:['"\\/bfnrt]|u[0-9a-fA-F]{4})[^'\\\u0000-\u001f]*)*'/y;
 /** In a well-formed single-quoted string's content: an escape pair, or a bare double quote. */
@@ -59,8 +57,6 @@ export function readQuoted(source: Source, at: number): QuotedString {
     STRING.lastIndex = at;
     if (STRING.test(body)) return { end: STRING.lastIndex, json: body.slice(at, STRING.lastIndex), requoted: false };
   } else if (open === 0x27) {
-    SIMPLE_SINGLE.lastIndex = at;
-    if (SIMPLE_SINGLE.test(body)) return { end: SIMPLE_SINGLE.lastIndex, json: `"${body.slice(at + 1, SIMPLE_SINGLE.lastIndex - 1)}"`, requoted: true };
     SINGLE.lastIndex = at;
     if (SINGLE.test(body)) {
       const end = SINGLE.lastIndex;
