@@ -1,10 +1,10 @@
 /**
  * The proxy's memory: a 50 MB argument is repaired while the proxy's resident size grows by less
- * than five times the message, a guard against the 8–10× it held before (issue 14 targets 3×,
- * which is not met: the line's text, its pieces until the next collection and the repaired
- * arguments measure 3.7× on Node 20 and 22, and up to 4.1× on Node 24, whose collector runs
- * later), and an unterminated line from the server is streamed through instead of held. Sizes are
- * read from /proc (VmHWM, VmRSS).
+ * than 3.5 times the message (4.5 on Node 24, whose collector runs later), and an unterminated
+ * line from the server is streamed through instead of held. Sizes are read from /proc (VmHWM,
+ * VmRSS). The line's text and, until the next collection, the pieces it was read in are held; the
+ * repaired arguments are written as slices of the line, never as a second copy: 2.6–2.9× on Node
+ * 20 and 22 and 3.1–3.6× on Node 24 (3.6–3.9× and 4.1–4.7× with the copy, 8–10× before).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -49,7 +49,9 @@ function seen(reply: string): { bytes: number; tail: string } {
 const onLinux = process.platform === 'linux';
 
 describe.runIf(onLinux)('the proxy\'s memory', () => {
-  test('a 50 MB argument: repaired, and the proxy grows by less than 5× the message', async () => {
+  const guard = Number(process.versions.node.split('.')[0]) >= 24 ? 4.5 : 3.5;
+
+  test(`a 50 MB argument: repaired, and the proxy grows by less than ${guard}× the message`, async () => {
     const child = spawn(process.execPath, [BIN, 'proxy', '--', process.execPath, SERVER]);
     const next = lines(child);
     child.stdin.write(INIT + '\n');
@@ -64,7 +66,7 @@ describe.runIf(onLinux)('the proxy\'s memory', () => {
     const growth = memory(child.pid!).peak - before.rss;
     child.stdin.end();
     await new Promise((resolve) => child.on('close', resolve));
-    expect(growth).toBeLessThan(5 * message.length);
+    expect(growth).toBeLessThan(guard * message.length);
   }, 60_000);
 
   test('an unterminated 100 MB line from the server is streamed through, and gets no newline', async () => {

@@ -1,7 +1,9 @@
-/** The proxy's parts on their own: the line framing, and the message heads the scanner finds. */
+/** The proxy's parts on their own: the line framing, the message heads the scanner finds, and the session's splicing. */
 import { describe, expect, test } from 'vitest';
 import { LineReader, type Line } from '../src/adapters/proxy/framing.js';
 import { readHead } from '../src/adapters/proxy/message.js';
+import type { Piece } from '../src/adapters/proxy/outlet.js';
+import { ProxySession } from '../src/adapters/proxy/session.js';
 
 type Event = ['line', string, boolean] | ['through', string];
 
@@ -136,5 +138,34 @@ describe('readHead', () => {
 
   test.each([['not JSON', 'nope'], ['an array (a batch)', '[{"id":1,"method":"tools/call"}]'], ['cut short', '{"id":1,"method":"tools/call","params":{']])('%s: no head', (_name, text) => {
     expect(readHead(text, true)).toBeUndefined();
+  });
+});
+
+describe('ProxySession splicing', () => {
+  const TOOLS = { tools: [{ name: 't', inputSchema: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } }, n: { type: 'integer' } } } }] };
+
+  /** A session that knows tool `t`; returns what it sends the server for `call`, as bytes. */
+  function sent(call: Buffer, lenient: boolean): Buffer {
+    const messages: Piece[][] = [];
+    const session = new ProxySession({ lenient }, { toServer: (pieces) => messages.push([...pieces]), toClient: () => undefined, report: () => undefined });
+    session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'), true);
+    session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result: TOOLS })), true);
+    session.fromClient(call, true);
+    return Buffer.concat(messages.at(-1)!.map((piece) => (typeof piece === 'string' ? Buffer.from(piece, 'latin1') : piece)));
+  }
+
+  test('ASCII arguments whose repair writes non-ASCII: the written value goes as UTF-8', () => {
+    const call = Buffer.from('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","arguments":{"tags":"[\\"caf\\\\u00e9\\"]","n":2.0}}}');
+    expect(sent(call, true).toString('utf8')).toBe('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","arguments":{"tags":["café"],"n":2}}}\n');
+  });
+
+  test('non-ASCII arguments: the repaired arguments as UTF-8, every other byte as it came', () => {
+    const call = Buffer.from('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t","arguments":{"tags":["é"],"n":4.0}}}');
+    expect(sent(call, false).toString('utf8')).toBe('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t","arguments":{"tags":["é"],"n":4}}}\n');
+  });
+
+  test('nothing to repair: the line itself goes on', () => {
+    const call = Buffer.from('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"t","arguments":{"n":4}}}');
+    expect(sent(call, true).equals(Buffer.concat([call, Buffer.from('\n')]))).toBe(true);
   });
 });

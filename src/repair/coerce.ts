@@ -80,20 +80,36 @@ export function coerceIntegerArgs<T>(args: T, schema: unknown, options?: CoerceO
  * // '{"line":5,"column":1,"filePath":"server.go"}'
  */
 export function coerceArgsJson(text: string, schema: unknown, options?: CoerceOptions): string {
+  return coerceText(text, schema, options, false) as string;
+}
+
+/**
+ * `coerceArgsJson`, its output handed back as the pieces it is made of, in order (joined, they
+ * are the string `coerceArgsJson` returns): the spans the coercion leaves alone are slices of
+ * `text`, not copies, so the proxy writes arguments of any size without a second copy of them.
+ *
+ * @throws {ArgsParseError} As `coerceArgsJson` does.
+ */
+export function coerceArgsJsonPieces(text: string, schema: unknown, options?: CoerceOptions): readonly string[] {
+  return coerceText(text, schema, options, true) as readonly string[];
+}
+
+/** The text path: the output string, or with `asPieces` its pieces (see `rewriteLiterals`). */
+function coerceText(text: string, schema: unknown, options: CoerceOptions | undefined, asPieces: boolean): string | readonly string[] {
   if (typeof text !== 'string') throw new ArgsParseError(`expected a string, got ${text === null ? 'null' : typeof text}`);
   const rules = resolveRules(options?.lenient);
   const syntax = rules !== null && rules.syntax;
   // A root string may be double-encoded arguments: under `syntax` the repairing reader decides.
   let strictError: ArgsParseError | undefined;
   if (!syntax || text.charCodeAt(skipSpace(text, 0)) !== 0x22) {
-    let rewritten: string | undefined;
+    let rewritten: string | readonly string[] | undefined;
     try {
-      rewritten = rewriteLiterals(text, planOrNull(schema), rangeOf(options?.integerRange), rules);
+      rewritten = rewriteLiterals(text, planOrNull(schema), rangeOf(options?.integerRange), rules, asPieces);
     } catch (error) {
       if (!(error instanceof ArgsParseError)) {
         // Reading the schema threw (a hostile getter or Proxy): the text stays as it is, if it is JSON.
         readArgsText(text, undefined, false);
-        return text;
+        return asPieces ? [text] : text;
       }
       if (!syntax) throw markTruncation(text, error);
       strictError = error;
@@ -102,7 +118,8 @@ export function coerceArgsJson(text: string, schema: unknown, options?: CoerceOp
   }
   const read = readArgsText(text, schema, syntax, strictError);
   const { value } = coerceArgs(read.value, schema, options);
-  return value === read.value ? read.text : stringifyArgs(value);
+  const output = value === read.value ? read.text : stringifyArgs(value);
+  return asPieces ? [output] : output;
 }
 
 

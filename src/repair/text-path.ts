@@ -18,12 +18,17 @@ import { Coercion, decide } from './walk.js';
 /**
  * Rewrites the spans of `text` that coercion changes (integer literals at integer positions, and
  * with `rules` the scalars lenient rules convert, each decided exactly as the object path decides
- * it), and returns `text` itself when none changed. Returns `undefined` when an object repeats a
- * key: what that means is the object model's call (see `parseArgs`), so the caller takes that path.
+ * it), and returns `text` itself when none changed. With `asPieces`, the output comes as the
+ * pieces it is made of, in order (`[text]` when nothing changed): the spans left alone are slices
+ * of `text`, not copies, so text of any size can be written on without a second copy of it.
+ * Returns `undefined` when an object repeats a key: what that means is the object model's call
+ * (see `parseArgs`), so the caller takes that path.
  *
  * @throws {ArgsParseError} When `text` is not JSON.
  */
-export function rewriteLiterals(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null): string | undefined {
+export function rewriteLiterals(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asPieces?: false): string | undefined;
+export function rewriteLiterals(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asPieces: boolean): string | readonly string[] | undefined;
+export function rewriteLiterals(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asPieces = false): string | readonly string[] | undefined {
   // One rewriter is reused from call to call (its stacks keep their capacity); a nested call,
   // should one ever happen, gets a fresh one.
   const rewriter = idle ?? new LiteralRewriter();
@@ -31,7 +36,7 @@ export function rewriteLiterals(text: string, root: PlanNode | null, range: Inte
   try {
     rewriter.reset(text, root, range, rules);
     scanJson(text, rewriter);
-    return rewriter.result();
+    return asPieces ? rewriter.pieceList() : rewriter.result();
   } finally {
     rewriter.reset('', null, range, null);
     idle = rewriter;
@@ -102,6 +107,15 @@ class LiteralRewriter implements JsonVisitor {
     let output = '';
     for (const chunk of this.chunks) output += chunk;
     return output + last;
+  }
+
+  /** The output as its pieces, in order (see `rewriteLiterals`). */
+  pieceList(): readonly string[] | undefined {
+    if (this.duplicate) return undefined;
+    const pieces = this.pieces;
+    if (pieces === null) return [this.text];
+    pieces.push(this.text.slice(this.copied));
+    return this.chunks === null ? pieces : [...this.chunks, ...pieces];
   }
 
   open(isArray: boolean): void {

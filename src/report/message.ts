@@ -40,6 +40,11 @@ const MAX_ERRORS = 12;
 const MAX_VALUE_CHARS = 80;
 const MAX_ENUM_SHOWN = 8;
 
+/** How every model-facing message begins: `Invalid parameters for tool "search"`. */
+export function invalidParameters(toolName: string | undefined): string {
+  return `Invalid parameters${toolName === undefined ? '' : ` for tool ${JSON.stringify(toolName)}`}`;
+}
+
 /**
  * Writes the message for a failed call.
  *
@@ -51,7 +56,7 @@ export function describeProblems(report: ProblemReport): string {
   const { toolName, args, errors, undeclared } = report;
   const root = planOrNull(report.schema);
   const summary = undeclared.length > 0 ? 'the parameter names do not match the tool schema' : 'the arguments do not match the tool schema';
-  const lines = [`Invalid parameters${toolName === undefined ? '' : ` for tool ${JSON.stringify(toolName)}`}: ${summary}.`];
+  const lines = [`${invalidParameters(toolName)}: ${summary}.`];
 
   const missing = errors.filter((error) => error.keyword === 'required');
   const objects = new Set<string>([

@@ -4,7 +4,7 @@ import { ArgsParseError, SchemaCoerceError } from '../json/errors.js';
 import { stringifyArgs, type RepairedParse } from '../json/lossless.js';
 import { readArgsText } from '../repair/read-text.js';
 import { resolveRules } from '../repair/lenient.js';
-import { describeProblems, type ValidationIssue } from './message.js';
+import { describeProblems, invalidParameters, type ValidationIssue } from './message.js';
 import type { Change, CoerceOptions, Refusal } from '../repair/types.js';
 import { findUndeclaredKeys, renameUnambiguousKeys, type UndeclaredKey } from './undeclared.js';
 
@@ -105,12 +105,10 @@ export function prepareToolCall(argsOrText: unknown, schema: unknown, options: P
       parsed = read.value;
     } catch (error) {
       if (!(error instanceof ArgsParseError)) throw error;
-      if (error.truncated) return finish(options, cutOff(toolName, text, error));
+      if (error.truncated) return cutOff(options, text, error);
       const where = error.line !== undefined ? `at line ${error.line} column ${error.column}: ` : '';
-      const message =
-        `Invalid parameters${toolName === undefined ? '' : ` for tool ${JSON.stringify(toolName)}`}: the arguments are not valid JSON (${where}${error.reason}).\n` +
-        'Send the arguments as one JSON object and call the tool again.';
-      return finish(options, { ok: false, args: undefined, json: text, changes: [], refusals: [], errors: [], undeclared: [], message, parseError: error });
+      const message = `${invalidParameters(toolName)}: the arguments are not valid JSON (${where}${error.reason}).\nSend the arguments as one JSON object and call the tool again.`;
+      return refused(options, undefined, text, message, error);
     }
   }
   const syntax = read?.changes ?? [];
@@ -167,18 +165,21 @@ function writable(args: unknown): string | undefined {
 }
 
 function unwritable(options: PrepareOptions, args: unknown): PreparedCall {
-  const { toolName } = options;
-  const message = `Invalid parameters${toolName === undefined ? '' : ` for tool ${JSON.stringify(toolName)}`}: the arguments cannot be written as JSON (they contain themselves).`;
-  return finish(options, { ok: false, args, json: '', changes: [], refusals: [], errors: [], undeclared: [], message });
+  return refused(options, args, '', `${invalidParameters(options.toolName)}: the arguments cannot be written as JSON (they contain themselves).`);
 }
 
 /** The answer to arguments cut off before they were complete: never completed, never dispatched. */
-function cutOff(toolName: string | undefined, text: string, error: ArgsParseError): Omit<PreparedCall, 'display'> {
+function cutOff(options: PrepareOptions, text: string, error: ArgsParseError): PreparedCall {
   const where = error.line === undefined ? '' : ` (they end at line ${error.line} column ${error.column}: ${error.reason})`;
   const message =
-    `Invalid parameters${toolName === undefined ? '' : ` for tool ${JSON.stringify(toolName)}`}: the arguments were cut off before they were complete${where}, most likely at the output-token limit.\n` +
+    `${invalidParameters(options.toolName)}: the arguments were cut off before they were complete${where}, most likely at the output-token limit.\n` +
     'Nothing was run. Send shorter arguments, or do the work in smaller steps (for example, write a large file in several calls), and call the tool again.';
-  return { ok: false, args: undefined, json: text, changes: [], refusals: [], errors: [], undeclared: [], message, parseError: error };
+  return refused(options, undefined, text, message, error);
+}
+
+/** A call that does not go on: nothing changed or checked, and the message saying why. */
+function refused(options: PrepareOptions, args: unknown, json: string, message: string, parseError?: ArgsParseError): PreparedCall {
+  return finish(options, { ok: false, args, json, changes: [], refusals: [], errors: [], undeclared: [], message, ...(parseError === undefined ? {} : { parseError }) });
 }
 
 function finish(options: PrepareOptions, call: Omit<PreparedCall, 'display'>): PreparedCall {

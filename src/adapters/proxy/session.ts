@@ -5,7 +5,8 @@
  * line is forwarded as the very bytes it came as, read at most as far as its method.
  */
 import { randomUUID } from 'node:crypto';
-import { coerceArgsJson, prepareToolCall } from '../../index.js';
+import { prepareToolCall } from '../../index.js';
+import { coerceArgsJsonPieces } from '../../repair/coerce.js';
 import type { ArgsValidator, CoerceOptions } from '../../index.js';
 import { ToolSchemas } from '../tool-schemas.js';
 import { isAscii, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
@@ -196,21 +197,24 @@ export class ProxySession {
       return;
     }
     const raw = text.slice(span.start, span.end);
-    const argsText = isAscii(raw) ? raw : utf8Of(raw);
-    let repaired: string;
+    const ascii = isAscii(raw);
+    const argsText = ascii ? raw : utf8Of(raw);
+    let repaired: readonly string[];
     try {
-      repaired = coerceArgsJson(argsText, schema, span.unread ? this.strictOptions : this.coerceOptions);
+      repaired = coerceArgsJsonPieces(argsText, schema, span.unread ? this.strictOptions : this.coerceOptions);
     } catch {
       this.wiring.toServer([line, ...ending]);
       return;
     }
     if (!this.settle(argsText, schema, name, head.id!)) return;
-    if (repaired === argsText) {
+    if (repaired.length === 1 && repaired[0] === argsText) {
       this.wiring.toServer([line, ...ending]);
       return;
     }
-    const middle = isAscii(repaired) ? repaired : Buffer.from(repaired, 'utf8');
-    this.wiring.toServer([piece(line, 0, span.start), middle, piece(line, span.end, line.length), ...ending]);
+    // ASCII arguments are their own latin1 image: the spans left alone go on as slices of the
+    // line's image, never copied whole; only what the repair wrote may need UTF-8.
+    const middle = ascii ? repaired.map(utf8Piece) : [utf8Piece(repaired.join(''))];
+    this.wiring.toServer([piece(line, 0, span.start), ...middle, piece(line, span.end, line.length), ...ending]);
   }
 
   /**
@@ -242,6 +246,11 @@ export class ProxySession {
 /** Whether `line` holds `name` or a `\\u` escape (which may hide it). */
 function mayName(line: Line, name: string, bytes: Buffer): boolean {
   return typeof line === 'string' ? line.includes(name) || line.includes(ESCAPE) : line.includes(bytes) || line.includes(ESCAPE_BYTES);
+}
+
+/** Text as bytes to write: itself when it is ASCII (its own latin1 image), else its UTF-8. */
+function utf8Piece(text: string): Piece {
+  return isAscii(text) ? text : Buffer.from(text, 'utf8');
 }
 
 /** The latin1 image of a line. */
