@@ -67,8 +67,9 @@ class Matcher implements JsonVisitor {
 
   string(start: number, end: number): void {
     const token = this.expected[this.next++];
-    if (token === undefined || token.charCodeAt(0) !== QUOTE) this.same = false;
-    else if (!this.spelled(token, start, end) && JSON.parse(token) !== decodeString(this.text, start, end)) this.same = false;
+    // Spelled the same, it is a string token too: the text's token here opens with a quote.
+    if (token === undefined) this.same = false;
+    else if (!this.spelled(token, start, end) && (token.charCodeAt(0) !== QUOTE || JSON.parse(token) !== decodeString(this.text, start, end))) this.same = false;
   }
 
   number(start: number, end: number): void {

@@ -18,6 +18,8 @@ export interface QuotedString {
 const STRING = /"[^"\\\u0000-\u001f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\u0000-\u001f]*)*"/y;
 /** A well-formed single-quoted string: JSON's escapes and `\'`, no control character. */
 const SINGLE = /'[^'\\\u0000-\u001f]*(?:\\(?:['"\\/bfnrt]|u[0-9a-fA-F]{4})[^'\\\u0000-\u001f]*)*'/y;
+/** A single-quoted string with no escape and no double quote: its content is its JSON content. */
+const PLAIN_SINGLE = /'[^'"\\\u0000-\u001f]*'/y;
 /** In a well-formed single-quoted string's content: an escape pair, or a bare double quote. */
 const ESCAPE_OR_QUOTE = /\\[\s\S]|"/g;
 const HEX4 = /^[0-9a-fA-F]{4}$/;
@@ -57,6 +59,11 @@ export function readQuoted(source: Source, at: number): QuotedString {
     STRING.lastIndex = at;
     if (STRING.test(body)) return { end: STRING.lastIndex, json: body.slice(at, STRING.lastIndex), requoted: false };
   } else if (open === 0x27) {
+    PLAIN_SINGLE.lastIndex = at;
+    if (PLAIN_SINGLE.test(body)) {
+      const end = PLAIN_SINGLE.lastIndex;
+      return { end, json: `"${body.slice(at + 1, end - 1)}"`, requoted: true };
+    }
     SINGLE.lastIndex = at;
     if (SINGLE.test(body)) {
       const end = SINGLE.lastIndex;

@@ -68,9 +68,6 @@ export function readTolerant(text: string): Reading {
     reader.read();
   }
   if (end < text.length) edits.push({ start: end, end: text.length, to: '', rule: 'code-fence' });
-  // A trailing comma is recorded once the comments after it are: put the edits in text order
-  // (edits already in order are one run to the sort, so it only checks them).
-  edits.sort((a, b) => a.start - b.start);
   return { edits, tokens: reader.tokens, rootString: reader.rootString };
 }
 
@@ -125,6 +122,8 @@ class Reader {
         let next = body.charCodeAt(this.i);
         if (next === 0x2c) {
           const comma = this.i;
+          // Comments after the comma are recorded before it is known to be trailing: its edit goes before theirs.
+          const before = this.edits.length;
           this.i++;
           this.skip();
           if (this.i >= body.length) source.cut(this.i, `the text ends inside an ${isArray ? 'array' : 'object'}`);
@@ -133,7 +132,7 @@ class Reader {
             if (!isArray) this.key();
             break;
           }
-          this.edit(comma, comma + 1, '', 'trailing-comma');
+          this.edit(comma, comma + 1, '', 'trailing-comma', before);
         }
         if (next !== closing) source.fail(this.i, `Expected ',' or '${isArray ? ']' : '}'}' but got ${source.describe(this.i)}`);
         open.pop();
@@ -244,28 +243,33 @@ class Reader {
   /** Skips white space and comments (recording the comments). */
   private skip(): void {
     const body = this.body;
+    let i = this.i;
     for (;;) {
-      const code = body.charCodeAt(this.i);
+      const code = body.charCodeAt(i);
       if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) {
-        this.i++;
-      } else if (code === 0x2f && body.charCodeAt(this.i + 1) === 0x2f) {
-        const newline = body.indexOf('\n', this.i);
+        i++;
+      } else if (code === 0x2f && body.charCodeAt(i + 1) === 0x2f) {
+        const newline = body.indexOf('\n', i);
         const end = newline === -1 ? body.length : newline;
-        this.edit(this.i, end, '', 'comment');
-        this.i = end;
-      } else if (code === 0x2f && body.charCodeAt(this.i + 1) === 0x2a) {
-        const close = body.indexOf('*/', this.i + 2);
-        if (close === -1) this.source.cut(this.i, 'the text ends inside a comment');
-        this.edit(this.i, close + 2, '', 'comment');
-        this.i = close + 2;
+        this.edit(i, end, '', 'comment');
+        i = end;
+      } else if (code === 0x2f && body.charCodeAt(i + 1) === 0x2a) {
+        const close = body.indexOf('*/', i + 2);
+        if (close === -1) this.source.cut(i, 'the text ends inside a comment');
+        this.edit(i, close + 2, '', 'comment');
+        i = close + 2;
       } else {
+        this.i = i;
         return;
       }
     }
   }
 
-  private edit(start: number, end: number, to: string, rule: Edit['rule']): void {
+  /** Records an edit, at `index` of the list (the end by default), so the list stays in text order. */
+  private edit(start: number, end: number, to: string, rule: Edit['rule'], index?: number): void {
     const offset = this.source.offset;
-    this.edits.push({ start: offset + start, end: offset + end, to, rule });
+    const edit: Edit = { start: offset + start, end: offset + end, to, rule };
+    if (index === undefined) this.edits.push(edit);
+    else this.edits.splice(index, 0, edit);
   }
 }
