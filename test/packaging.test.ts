@@ -14,7 +14,7 @@ import { ROOT } from './_helpers/run.js';
 import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
 
 /** min+gzip bytes of the whole core entry (lossless-json excluded), and of `coerceArgsJson` alone. */
-const CORE_BUDGET = 16_100;
+const CORE_BUDGET = 16_200;
 const TEXT_PATH_BUDGET = 13_000;
 
 const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name);

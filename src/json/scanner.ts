@@ -142,7 +142,8 @@ function readKey(text: string, at: number, visitor: JsonVisitor, depth: number, 
     const expected = trail[index];
     // A remembered key was a whole string token with no backslash and no control character, so
     // the same characters followed by a quote are that very token, and its value: no match needed.
-    if (expected !== undefined && text.charCodeAt(at + expected.length + 1) === QUOTE && text.startsWith(expected, at + 1)) {
+    // (A slice compared with `===` measured faster than `startsWith`.)
+    if (expected !== undefined && text.charCodeAt(at + expected.length + 1) === QUOTE && text.slice(at + 1, at + 1 + expected.length) === expected) {
       key = expected;
       end = at + expected.length + 2;
     } else {

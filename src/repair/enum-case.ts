@@ -3,12 +3,8 @@
  * one string member after trimming and case folding becomes that member; two or more such
  * members are refused as `ambiguous`, none as `unconvertible`, with the allowed values.
  */
-import { hasOwn, ownValue } from '../json/objects.js';
 import type { PlanNode } from '../schema/plan.js';
 import type { LenientContext } from './lenient.js';
-
-/** Per node: its string enum and const members, or `null` where the rule does not apply. */
-const membersByNode = new WeakMap<PlanNode, readonly string[] | null>();
 
 /**
  * Folds `value` onto the one member it matches, or refuses it. A value that is already a member
@@ -17,7 +13,7 @@ const membersByNode = new WeakMap<PlanNode, readonly string[] | null>();
  * @returns The member, or `value` itself.
  */
 export function foldEnumCase(value: string, node: PlanNode, context: LenientContext): string {
-  const members = membersOf(node);
+  const members = node.stringEnum();
   if (members === null || members.includes(value)) return value;
   const folded = value.trim().toLowerCase();
   const matches = members.filter((member) => member.trim().toLowerCase() === folded);
@@ -35,36 +31,5 @@ export function foldEnumCase(value: string, node: PlanNode, context: LenientCont
  * a string there must be looked at even though its type is accepted.
  */
 export function foldsEnumCase(node: PlanNode): boolean {
-  return membersOf(node) !== null;
-}
-
-function membersOf(node: PlanNode): readonly string[] | null {
-  let members = membersByNode.get(node);
-  if (members === undefined) {
-    members = stringMembers(node);
-    membersByNode.set(node, members);
-  }
-  return members;
-}
-
-/** The string members of every `enum` and `const` here; `null` when none, or when strings are open. */
-function stringMembers(node: PlanNode): readonly string[] | null {
-  const members: string[] = [];
-  let constrained = false;
-  for (const schema of node.members) {
-    const values = ownValue(schema, 'enum');
-    const listed = Array.isArray(values) ? [...(values as unknown[])] : [];
-    if (hasOwn(schema, 'const')) listed.push(ownValue(schema, 'const'));
-    if (Array.isArray(values) || hasOwn(schema, 'const')) {
-      constrained = true;
-      for (const member of listed) if (typeof member === 'string' && !members.includes(member)) members.push(member);
-    } else if (acceptsAnyString(ownValue(schema, 'type'))) {
-      return null;
-    }
-  }
-  return constrained && members.length > 0 ? members : null;
-}
-
-function acceptsAnyString(type: unknown): boolean {
-  return type === 'string' || (Array.isArray(type) && type.includes('string'));
+  return node.stringEnum() !== null;
 }

@@ -13,10 +13,14 @@ import type { Change, ChangeRule, CoerceResult, LenientRules, RefusalReason } fr
 /** Lenient rules with every switch decided. */
 export type Rules = Required<LenientRules>;
 
+/** Every rule on, what `lenient: true` means: made once, shared (rules are only read). */
+let allRules: Rules | undefined;
+
 /** Resolves the `lenient` option: `false`/absent is `null` (integer restoration only). */
 export function resolveRules(lenient: boolean | LenientRules | undefined): Rules | null {
   if (lenient === undefined || lenient === false) return null;
-  const given: LenientRules = lenient === true ? {} : lenient;
+  if (lenient === true) return (allRules ??= resolveRules({})!);
+  const given: LenientRules = lenient;
   return {
     strings: given.strings !== false,
     booleans: given.booleans !== false,

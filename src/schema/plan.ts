@@ -9,7 +9,7 @@
  * Compiled once per schema object and cached in a `WeakMap`; child nodes are built lazily, so
  * recursive schemas cost only as much as the value is deep. Schemas are treated as immutable.
  */
-import { ownValue } from '../json/objects.js';
+import { hasOwn, ownValue } from '../json/objects.js';
 import { AcceptedTypes } from './accepted-types.js';
 import { Applicators, itemSchema } from './applicators.js';
 import { SchemaDocument, isSchemaObject, type SchemaObject } from './document.js';
@@ -46,6 +46,7 @@ export class PlanNode {
   private tuple: (PlanNode | null | undefined)[] | undefined;
   private rest: PlanNode | null | undefined;
   private objectShape: ObjectShape | undefined;
+  private enumMembers: readonly string[] | null | undefined;
 
   constructor(compiler: Compiler, entries: readonly SchemaObject[], members: readonly SchemaObject[], accept: number) {
     this.compiler = compiler;
@@ -108,6 +109,15 @@ export class PlanNode {
   declares(key: string): boolean {
     if (this.shape().declared.includes(key)) return true;
     return this.members.some((member) => this.compiler.applicators.patterns(member).some(([pattern]) => pattern.test(key)));
+  }
+
+  /**
+   * The string members of every `enum` and `const` here (each once, in schema order); `null` when
+   * there are none, or when some applicable schema accepts any string.
+   */
+  stringEnum(): readonly string[] | null {
+    if (this.enumMembers === undefined) this.enumMembers = stringMembers(this.members);
+    return this.enumMembers;
   }
 
   /** The names some applicable schema lists in `required`. */
@@ -233,4 +243,26 @@ export function planOrNull(schema: unknown): PlanNode | null {
 /** Compiles a plan without the cache (`planFor` is the cached entry point). */
 export function compilePlan(schema: unknown): PlanNode | null {
   return isSchemaObject(schema) ? new Compiler(schema).root(schema) : null;
+}
+
+/** The string members of the `enum`s and `const`s of `schemas`: see `PlanNode.stringEnum`. */
+function stringMembers(schemas: readonly SchemaObject[]): readonly string[] | null {
+  const members: string[] = [];
+  let constrained = false;
+  for (const schema of schemas) {
+    const values = ownValue(schema, 'enum');
+    const listed = Array.isArray(values) ? [...(values as unknown[])] : [];
+    if (hasOwn(schema, 'const')) listed.push(ownValue(schema, 'const'));
+    if (Array.isArray(values) || hasOwn(schema, 'const')) {
+      constrained = true;
+      for (const member of listed) if (typeof member === 'string' && !members.includes(member)) members.push(member);
+    } else if (acceptsAnyString(ownValue(schema, 'type'))) {
+      return null;
+    }
+  }
+  return constrained && members.length > 0 ? members : null;
+}
+
+function acceptsAnyString(type: unknown): boolean {
+  return type === 'string' || (Array.isArray(type) && type.includes('string'));
 }
