@@ -92,8 +92,10 @@ class LiteralRewriter implements JsonVisitor {
     this.copied = 0;
     this.duplicate = false;
     // A scan that completes leaves the stacks empty; only one that threw leaves anything behind.
-    this.nodes.length = 0;
-    this.counts.length = 0;
+    if (this.nodes.length !== 0) {
+      this.nodes.length = 0;
+      this.counts.length = 0;
+    }
   }
 
   result(): string | undefined {
