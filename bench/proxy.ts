@@ -3,7 +3,9 @@
  * for any proxy written in Node), with a raw precomputed-reply server and with the SDK's echo
  * server. Each round runs every route (direct, bare pipe, `schema-coerce proxy --lenient`) in a
  * rotating order; the figures are medians over the rounds, and the ratios compare routes of the
- * same round. Needs the built CLI (`npm run build`). Prints a table and checks the targets.
+ * same round. Then, once per server, each of the bare pipe and the proxy carries one large
+ * argument in a fresh process, for its peak memory. Needs the built CLI (`npm run build`). Prints a
+ * table and checks the targets.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
