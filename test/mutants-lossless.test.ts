@@ -75,6 +75,7 @@ describe('parseArgs: what it refuses, and how it names it', () => {
     ['true', 'false'],
     ['{"__proto__":1}', '{"__proto__":2}'],
     ['{"__proto__":1}', '{"x":1}'],
+    ['{"__proto__":{}}', '{"x":{}}'],
   ])('repeated values %s and %s differ', (first, second) => {
     expect(() => parseArgs(`{"a":${first},"a":${second}}`)).toThrow(/Duplicate key 'a'/);
   });
