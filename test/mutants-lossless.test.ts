@@ -49,6 +49,50 @@ describe('parseArgs: what it refuses, and how it names it', () => {
   ])('equal repeats collapse: %s', (text, expected) => {
     expect(stringifyArgs(parseArgs(text))).toBe(expected);
   });
+
+  test('repeats compare objects inside arrays whatever their key order', () => {
+    expect(stringifyArgs(parseArgs('{"a":[{"x":1,"y":2}],"a":[{"y":2,"x":1}]}'))).toBe('{"a":[{"x":1,"y":2}]}');
+    expect(() => parseArgs('{"a":[{"x":1,"y":2}],"a":[{"y":2,"x":3}]}')).toThrow(/Duplicate key 'a'/);
+  });
+
+  test.each([
+    ['{"x":1}', '{"x":1,"y":2}'],
+    ['{"x":1,"y":2}', '{"x":1}'],
+    ['{"x":1}', '{"y":1}'],
+    ['{"x":1,"y":2}', '{"x":1,"z":2}'],
+    ['[1]', '[1,1]'],
+    ['[1,1]', '[1]'],
+    ['{}', '[]'],
+    ['[]', '{}'],
+    ['{}', 'null'],
+    ['null', '{}'],
+    ['1', '[1]'],
+    ['1', '"1"'],
+    ['"1"', '1'],
+    ['1', '1.0'],
+    ['"x"', '"y"'],
+    ['null', 'false'],
+    ['true', 'false'],
+    ['{"__proto__":1}', '{"__proto__":2}'],
+    ['{"__proto__":1}', '{"x":1}'],
+    ['{"__proto__":{}}', '{"x":{}}'],
+  ])('repeated values %s and %s differ', (first, second) => {
+    expect(() => parseArgs(`{"a":${first},"a":${second}}`)).toThrow(/Duplicate key 'a'/);
+  });
+
+  test.each([['{"x":1,"y":[2,{"z":null}]}', '{"y":[2,{"z":null}],"x":1}'], ['{"__proto__":{"p":"q"}}', '{"__proto__":{"p":"q"}}'], ['""', '""'], ['-0.0', '-0.0'], ['[]', '[]'], ['{}', '{}']])(
+    'repeated values %s and %s are equal',
+    (first, second) => {
+      expect(stringifyArgs(parseArgs(`{"a":${first},"a":${second}}`))).toBe(`{"a":${stringifyArgs(parseArgs(first))}}`);
+    },
+  );
+
+  test('repeats nested deeper than the stack are compared too: equal ones collapse, different ones are refused', () => {
+    const deep = (leaf: string) => `${'['.repeat(20_000)}${leaf}${']'.repeat(20_000)}`;
+    expect(stringifyArgs(parseArgs(`{"a":${deep('1')},"a":${deep('1')}}`))).toBe(`{"a":${deep('1')}}`);
+    expect(() => parseArgs(`{"a":${deep('1')},"a":${deep('2')}}`)).toThrow(/Duplicate key 'a'/);
+    expect(() => parseArgs(`{"a":${deep('1')},"a":${deep('1.0')}}`)).toThrow(/Duplicate key 'a'/);
+  });
 });
 
 describe('parseRepaired', () => {
@@ -71,6 +115,13 @@ describe('parseRepaired', () => {
     expect(parseRepaired('  ', () => ALLOW_ALL)).toMatchObject({ value: {}, text: '{}' });
     expect(() => parseRepaired('  ', () => NO_BLANK)).toThrow(ArgsParseError);
     expect(parseRepaired("{'a':1}", () => NO_BLANK).text).toBe('{"a":1}');
+  });
+
+  test('blank text inside a code fence or after a BOM is blank too: {} only when allowed', () => {
+    for (const text of ['```json\n```', '```\n  \n```', '\uFEFF ']) {
+      expect(parseRepaired(text, () => ALLOW_ALL)).toMatchObject({ value: {}, text: '{}' });
+      expect(() => parseRepaired(text, () => NO_BLANK)).toThrow(ArgsParseError);
+    }
   });
 
   test('a string holding an object is unwrapped only when allowed', () => {
@@ -128,5 +179,15 @@ describe('toPlainNumbers and mapLosslessNumbers', () => {
     const mapped = mapLosslessNumbers(value, (literal) => (seen.push(literal), `#${literal}`));
     expect(mapped).toEqual(['#1.50', { a: '#-0.0' }, ['#7e2']]);
     expect(seen).toEqual(['1.50', '-0.0', '7e2']);
+  });
+});
+
+describe('stringifyArgs: toJSON', () => {
+  test('is handed the key it is written under, as JSON.stringify hands it: "" at the top level', () => {
+    const keyed = { toJSON: (key: string) => `key:${key}` };
+    for (const sample of [keyed, [keyed, keyed], { k: keyed }, { toJSON: (key: string) => [key] }]) {
+      expect(stringifyArgs(sample)).toBe(JSON.stringify(sample));
+    }
+    expect(stringifyArgs(keyed)).toBe('"key:"');
   });
 });

@@ -169,21 +169,32 @@ class Builder implements JsonVisitor {
   }
 }
 
-/** Deep equality of parsed JSON values (object key order aside). */
+/**
+ * Deep equality of parsed JSON values (object key order aside; numbers by their literal text).
+ * Iterative, as the parse is: a repeat nested deeper than the stack is compared too.
+ */
 function jsonEqual(a: unknown, b: unknown): boolean {
-  try {
-    return stringifyArgs(sortKeys(a)) === stringifyArgs(sortKeys(b));
-  } catch {
-    return false;
+  const pairs: [unknown, unknown][] = [[a, b]];
+  while (pairs.length > 0) {
+    const [x, y] = pairs.pop()!;
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) pairs.push([x[i], y[i]]);
+    } else if (isPlainObject(x)) {
+      if (!isPlainObject(y)) return false;
+      const keys = Object.keys(x);
+      if (keys.length !== Object.keys(y).length) return false;
+      for (const key of keys) {
+        if (!hasOwn(y, key)) return false;
+        pairs.push([x[key], y[key]]);
+      }
+    } else if (isLosslessNumber(x)) {
+      if (!isLosslessNumber(y) || x.value !== y.value) return false;
+    } else if (x !== y) {
+      return false;
+    }
   }
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (!isPlainObject(value)) return value;
-  const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) setOwn(sorted, key, sortKeys(value[key]));
-  return sorted;
+  return true;
 }
 
 /**
