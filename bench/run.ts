@@ -51,15 +51,25 @@ const targets: Target[] = [];
 /** Measurements reported without a target. */
 const info: { name: string; measured: string }[] = [];
 
+/**
+ * Collects garbage before each task's run (with `--expose-gc`, as `npm run bench` starts it), so
+ * the garbage one task leaves (lossless-json's, above all) is not collected on the next task's time.
+ */
+const collect = (): void => (globalThis as { gc?: () => void }).gc?.();
+
 /** Runs one group: each task repeats `reps` times per sample, so tiny operations are timed fairly. */
 async function group(name: string, tasks: [task: string, fn: () => unknown, reps?: number][]): Promise<void> {
   const samples = tasks.map((): number[] => []);
   for (let round = 0; round < ROUNDS; round++) {
     const bench = new Bench({ time: TIME / ROUNDS, warmupTime: Math.min(200, TIME / 3) / (round === 0 ? 1 : 4) });
     for (const [task, fn, times = 1] of tasks) {
-      bench.add(task, () => {
-        for (let i = 0; i < times; i++) fn();
-      });
+      bench.add(
+        task,
+        () => {
+          for (let i = 0; i < times; i++) fn();
+        },
+        { beforeAll: collect },
+      );
     }
     await bench.run();
     bench.tasks.forEach((task, index) => {
