@@ -18,6 +18,17 @@ describe('coerceArgsJson text path', () => {
     expect(coerceArgsJson(text, undefined)).toBe(text);
   });
 
+  test('output of any length is exact: long untouched spans, dense rewrites, and text in two-byte characters', () => {
+    // Long spans become leaves of their own, dense rewrites fill chunks of pieces: every way the
+    // output is cut up must join back to the same characters.
+    const long = 'ä'.repeat(40_000);
+    const items = Array.from({ length: 12_000 }, (_, i) => i);
+    const text = `{"a":1.0,"s":"${long}","b":2.0,"ids":[${items.map((i) => `${i}.0`).join(',')}],"t":"${long}x"}`;
+    const schema = { properties: { a: INT, b: INT, ids: { items: INT } } };
+    expect(coerceArgsJson(text, schema)).toBe(`{"a":1,"s":"${long}","b":2,"ids":[${items.join(',')}],"t":"${long}x"}`);
+    expect(coerceArgsJson(`{"s":"${long}","a":3.0}`, schema)).toBe(`{"s":"${long}","a":3}`);
+  });
+
   test('escaped keys are decoded before the schema is asked', () => {
     expect(coerceArgsJson('{"\\u006cine":5.0,"a\\"b":1.0}', { properties: { line: INT, 'a"b': INT } })).toBe('{"\\u006cine":5,"a\\"b":1}');
   });
