@@ -21,7 +21,7 @@ import { z } from 'zod';
 import { coerceArgsJson, parseArgs, stringifyArgs } from '../src/index.js';
 import type { CoerceOptions } from '../src/index.js';
 import { readTolerant } from '../src/json/repair/reader.js';
-import { checkTokensKept, tokensOf, type TokenList } from '../src/json/repair/preserve.js';
+import { scanJson } from '../src/json/scanner.js';
 import { truncationOf } from '../src/json/repair/repair.js';
 
 interface WildCase {
@@ -55,8 +55,7 @@ const TOOLS: readonly { readonly label: string; readonly run: Tool }[] = [
   { label: 'jsonrepair behind our truncation detector and token check, then lenient coercion', run: (row) => {
     if (truncationOf(row.input) !== undefined) return undefined;
     const repaired = jsonrepair(row.input);
-    checkTokensKept(repaired, strictTokens(row.input) ?? readTolerant(row.input).tokens);
-    return coerced(repaired, row);
+    return sameTokens(inputTokens(row.input), strictTokens(repaired)) ? coerced(repaired, row) : undefined;
   } },
   { label: 'schema-coerce `lenient`', run: (row) => coerceArgsJson(row.input, row.schema, row.options ?? { lenient: true }) },
 ];
@@ -68,12 +67,32 @@ function coerced(text: string, row: WildCase): string {
   return coerceArgsJson(text, row.schema, { ...row.options, lenient: { ...rules, syntax: false } });
 }
 
-function strictTokens(text: string): TokenList | undefined {
-  try {
-    return tokensOf(text);
-  } catch {
-    return undefined;
+/**
+ * The string and number tokens of the input as strict JSON spells them, from the tolerant
+ * reading: a token the reader rewrites whole (a quoted string, a key) as it rewrites it.
+ */
+function inputTokens(text: string): string[] {
+  const { tokens, edits } = readTolerant(text);
+  const list: string[] = [];
+  for (let i = 0; i < tokens.length; i += 2) {
+    const start = tokens[i]!;
+    const end = Math.abs(tokens[i + 1]!);
+    list.push(edits.find((edit) => edit.start === start && edit.end === end)?.to ?? text.slice(start, end));
   }
+  return list;
+}
+
+/** The string and number tokens of strict JSON text, as spelled (throws when it is not JSON). */
+function strictTokens(text: string): string[] {
+  const list: string[] = [];
+  const add = (start: number, end: number): void => void list.push(text.slice(start, end));
+  scanJson(text, { open() {}, close() {}, literal() {}, key: (_key, start, end) => add(start, end), string: add, number: add });
+  return list;
+}
+
+/** The same tokens in the same order: numbers spelled the same, strings of the same value. */
+function sameTokens(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((token, i) => token === b[i] || (token[0] === '"' && b[i]![0] === '"' && JSON.parse(token) === JSON.parse(b[i]!)));
 }
 
 function verdict(tool: Tool, row: WildCase): Verdict {

@@ -1,37 +1,48 @@
 import { describe, expect, test } from 'vitest';
 import { ArgsParseError } from '../src/index.js';
-import { checkTokensKept, tokensOf } from '../src/json/repair/preserve.js';
+import { applyEdits, type Edit } from '../src/json/repair/edits.js';
+import { checkTokensKept } from '../src/json/repair/preserve.js';
 import { readTolerant } from '../src/json/repair/reader.js';
 
-/** Rows: the tokens of `from` (strict JSON) checked against the text `to`; `kept` says whether they must pass. */
-const ROWS: readonly { readonly name: string; readonly from: string; readonly to: string; readonly kept: boolean }[] = [
-  { name: 'the same text', from: '{"a":[1,"x"]}', to: '{"a":[1,"x"]}', kept: true },
-  { name: 'white space and literals do not count', from: '{"a":true}', to: '{ "a" : false }', kept: true },
-  { name: 'another spelling of the same string', from: '["A/é"]', to: '["\\u0041\\/\\u00e9"]', kept: true },
-  { name: 'a key spelled with an escape', from: '{"ab":1}', to: '{"a\\u0062":1}', kept: true },
-  { name: 'a string changed', from: '["abc"]', to: '["abd"]', kept: false },
-  { name: 'a number respelled', from: '[1.0]', to: '[1]', kept: false },
-  { name: 'a number turned into a string', from: '[1]', to: '["1"]', kept: false },
-  { name: 'a string turned into a number', from: '["1"]', to: '[1]', kept: false },
-  { name: 'a token lost', from: '["a","b"]', to: '["a"]', kept: false },
-  { name: 'a token added', from: '["a"]', to: '["a","b"]', kept: false },
-  { name: 'two tokens swapped', from: '["a","b"]', to: '["b","a"]', kept: false },
-  { name: 'a key and its value swapped', from: '{"a":"b"}', to: '{"b":"a"}', kept: false },
-];
+/** Checks `text` with the reader's own edits plus `extra` ones (merged in text order). */
+function check(text: string, extra: readonly Edit[] = []): () => void {
+  const reading = readTolerant(text);
+  const edits = [...reading.edits, ...extra].sort((a, b) => a.start - b.start || a.end - b.end);
+  return () => checkTokensKept(applyEdits(text, edits), reading.tokens, edits);
+}
+
+const edit = (start: number, end: number, to: string, rule: Edit['rule'] = 'comment'): Edit => ({ start, end, to, rule });
 
 describe('the token check', () => {
-  test.each(ROWS)('$name', ({ from, to, kept }) => {
-    const check = (): void => checkTokensKept(to, tokensOf(from));
-    if (kept) expect(check).not.toThrow();
-    else expect(check).toThrow(ArgsParseError);
+  test.each([
+    ['strict JSON, nothing edited', '{"a":[1,"x"]}'],
+    ['edits before, between and after tokens move them', "\ufeff```json\n{ // note\n  'a': [1.50, True, /* x */ 'it\\'s'],\n  b: \u201cq\u201d, }\n```"],
+    ['a root string', "'only'"],
+  ])('keeps the reader\'s own repair: %s', (_name, text) => {
+    expect(check(text)).not.toThrow();
   });
 
-  test('refuses text that is not strict JSON', () => {
-    expect(() => checkTokensKept("['a']", tokensOf('["a"]'))).toThrow(ArgsParseError);
+  test.each([
+    ['an edit inside a string', '["a True b"]', [edit(4, 8, 'true', 'python-literal')]],
+    ['a number respelled', '[1.0]', [edit(1, 4, '1', 'python-literal')]],
+    ['a number replaced whole, as if it were a string', '[1.0]', [edit(1, 4, '"1.0"', 'quotes')]],
+    ['a string replaced whole by a rule that does not write strings', '["a"]', [edit(1, 4, '"b"', 'python-literal')]],
+    ['a token lost', '["a","b"]', [edit(4, 8, '')]],
+    ['a token added', '["a"]', [edit(4, 4, ',"b"')]],
+    ['a token cut in two', '["ab"]', [edit(3, 3, '","')]],
+  ] as const)('refuses %s', (_name, text, extra) => {
+    expect(check(text, extra)).toThrow(ArgsParseError);
+    expect(check(text, extra)).toThrow(/would not keep every string and number/);
   });
 
-  test('tokens are spelled as strict JSON: strings with their quotes, numbers as written', () => {
-    expect(tokensOf('{"k": [1.50, "v\\n"]}')).toEqual(['"k"', '1.50', '"v\\n"']);
+  test('refuses a result that is not strict JSON', () => {
+    expect(() => checkTokensKept("['a']", [1, 4], [])).toThrow(ArgsParseError);
+  });
+
+  test('records each string and number token where it is in the text given, envelope included', () => {
+    // A number's end is negated.
+    expect(readTolerant('{"k": [1.50, "v\\n", true]}').tokens).toEqual([1, 4, 7, -11, 13, 18]);
+    expect(readTolerant("\ufeff```\n{k: 'v'}\n```").tokens).toEqual([6, 7, 9, 12]);
   });
 });
 
@@ -48,8 +59,8 @@ describe('single-quoted strings become their exact JSON spelling', () => {
   ];
   test.each(CASES)('%s', (input, json, value) => {
     const reading = readTolerant(`[${input}]`);
-    expect(reading.tokens).toEqual([json]);
-    expect(reading.edits.map((edit) => edit.to)).toEqual([json]);
+    expect(reading.tokens).toEqual([1, 1 + input.length]);
+    expect(reading.edits).toEqual([{ start: 1, end: 1 + input.length, to: json, rule: 'quotes' }]);
     expect(JSON.parse(json)).toBe(value);
   });
 });

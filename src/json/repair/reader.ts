@@ -8,13 +8,13 @@
 import type { Edit } from './edits.js';
 import { opensString, readQuoted } from './quoted.js';
 import { Source } from './source.js';
-import type { TokenList } from './preserve.js';
+import type { TokenSpans } from './preserve.js';
 
 /** What the reader found: the edits to make and every string and number token, in order. */
 export interface Reading {
   readonly edits: Edit[];
-  /** The JSON spelling of each string (keys included) and the literal of each number. */
-  readonly tokens: TokenList;
+  /** Where each string (keys included) and number token is in the text. */
+  readonly tokens: TokenSpans;
   /** The decoded value when the whole text is one string (arguments possibly double-encoded). */
   readonly rootString: string | undefined;
 }
@@ -72,7 +72,7 @@ export function readTolerant(text: string): Reading {
 }
 
 class Reader {
-  readonly tokens: TokenList = [];
+  readonly tokens: TokenSpans = [];
   rootString: string | undefined;
   private readonly source: Source;
   private readonly body: string;
@@ -149,7 +149,7 @@ class Reader {
     const at = this.i;
     if (at >= body.length) source.cut(at, 'the text ends where a key must follow');
     if (opensString(body, at)) {
-      this.tokens.push(this.string(at));
+      this.string(at);
     } else {
       WORD.lastIndex = at;
       if (!WORD.test(body)) source.fail(at, `Expected an object key but got ${source.describe(at)}`);
@@ -157,7 +157,7 @@ class Reader {
       // An identifier holds nothing JSON escapes.
       const json = `"${body.slice(at, end)}"`;
       this.edit(at, end, json, 'unquoted-key');
-      this.tokens.push(json);
+      this.token(at, end, true);
       this.i = end;
     }
     this.skip();
@@ -173,7 +173,6 @@ class Reader {
     const at = this.i;
     if (opensString(body, at)) {
       const json = this.string(at);
-      this.tokens.push(json);
       if (root) this.rootString = JSON.parse(json) as string;
       return;
     }
@@ -192,7 +191,7 @@ class Reader {
       if ((next === 0x2e || next === 0x65 || next === 0x45) && NUMBER_TAIL.test(body) && NUMBER_TAIL.lastIndex === body.length && NUMBER_TAIL.lastIndex > end) {
         source.cut(end, 'the text ends inside a number');
       }
-      this.tokens.push(body.slice(at, end));
+      this.token(at, end, false);
       this.i = end;
       return;
     }
@@ -221,12 +220,19 @@ class Reader {
     source.fail(at, `Unexpected text ${JSON.stringify(word.length > 20 ? `${word.slice(0, 20)}…` : word)} where a value must be`);
   }
 
-  /** Reads a string token at `at`, recording its requoting, and returns its JSON spelling. */
+  /** Reads a string token at `at`, recording it and its requoting, and returns its JSON spelling. */
   private string(at: number): string {
     const { end, json, requoted } = readQuoted(this.source, at);
     if (requoted) this.edit(at, end, json, 'quotes');
+    this.token(at, end, true);
     this.i = end;
     return json;
+  }
+
+  /** Records a string or number token at `start`..`end` of the body (see `TokenSpans`). */
+  private token(start: number, end: number, isString: boolean): void {
+    const offset = this.source.offset;
+    this.tokens.push(offset + start, isString ? offset + end : -(offset + end));
   }
 
   /** Refuses what follows a complete value: another value, or prose. */
