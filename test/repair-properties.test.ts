@@ -79,3 +79,10 @@ describe(`syntax repair properties (seed ${seed}, ${numRuns} runs each)`, () => 
     }), { seed, numRuns: Math.ceil(numRuns / 5) });
   });
 });
+
+test('blank is blank as String.prototype.trim sees it: any Unicode white space, and nothing else', () => {
+  for (const blank of ['', ' \n\t\r', '\u00a0', '\u3000\u2028', '\ufeff ']) {
+    expect(repairJsonText(blank).text).toBe('{}');
+  }
+  expect(() => repairJsonText('\u00a0x')).toThrow(ArgsParseError);
+});

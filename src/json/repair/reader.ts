@@ -24,6 +24,8 @@ const NUMBER_TAIL = /(?:\.\d*)?(?:[eE][+-]?\d*)?/y;
 const WORD = /[A-Za-z_$][\w$]*/y;
 const FENCE_OPEN = /[ \t\r\n]*```[\w.+-]*[ \t]*(?:\r?\n)?/y;
 const FENCE_TAIL = /^[ \t\r\n]*$/;
+/** Blank as `String.prototype.trim` sees it (the same white space), without copying the text. */
+const BLANK = /^\s*$/;
 
 const JSON_WORDS = ['true', 'false', 'null'];
 const PYTHON_WORDS: Readonly<Record<string, string>> = { True: 'true', False: 'false', None: 'null' };
@@ -62,7 +64,7 @@ export function readTolerant(text: string): Reading {
   }
   const source = new Source(text, start, end);
   const reader = new Reader(source, edits);
-  if (source.body.trim() === '') {
+  if (BLANK.test(source.body)) {
     edits.push({ start: start, end, to: '{}', rule: 'empty-arguments' });
   } else {
     reader.read();
