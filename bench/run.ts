@@ -13,7 +13,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
-import { Bench } from 'tinybench';
 import {
   coerceArgs, coerceArgsJson, coerceIntegerArgs, findUndeclaredKeys, formatToolCall, parseArgs, prepareToolCall, toPlainNumbers,
 } from '../src/index.js';
@@ -42,71 +41,72 @@ interface Target {
   readonly pass: boolean;
 }
 
-const TIME = Number(process.env['BENCH_TIME_MS'] ?? 600);
+/** How long each task is warmed up, interleaved, before a group's timed rounds. */
+const WARM_MS = Number(process.env['BENCH_TIME_MS'] ?? 150);
+/** How long one timed batch of a task lasts, about: the calls that fill it are counted in the warm-up. */
+const BATCH_MS = 8;
 /**
- * Each group is measured in this many rounds, the tasks taking turns within each in a rotating
- * order; a task's time is its median over the rounds and a ratio the median of the per-round
- * ratios, so a burst of load on a shared machine lands on one round, not on a ratio.
+ * A group is timed in this many rounds (fewer when its tasks are slow: about `GROUP_MS` in all,
+ * at least 5). In each round every task runs one batch, in an order that rotates from round to
+ * round; a task's time is its median over the rounds, and a ratio between two tasks the median of
+ * their per-round ratios. This machine has phases in which everything runs up to 2× slower, and
+ * batches of a few milliseconds taken side by side are taken within one phase.
  */
-const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 25);
+const GROUP_MS = 8_000;
 const rows: Row[] = [];
 const targets: Target[] = [];
 /** Measurements reported without a target. */
 const info: { name: string; measured: string }[] = [];
 
-/**
- * Collects garbage before each task's run (with `--expose-gc`, as `npm run bench` starts it), so
- * the garbage one task leaves (lossless-json's, above all) is not collected on the next task's time.
- */
-const collect = (): void => (globalThis as { gc?: () => void }).gc?.();
-
-/** How long a task runs again after the collection, untimed. */
-const REWARM_MS = 60;
+type Gc = (options?: { type: 'minor' | 'major' }) => void;
+const gc = (globalThis as { gc?: Gc }).gc;
 
 /**
- * Before a task's timed run: collects garbage, then runs the task again, untimed, for
- * `REWARM_MS`. A full collection also throws away optimized code that embeds an object it frees
- * (V8 deoptimizes it: "weak objects"), and the JavaScript tasks, ours and the peers', are then
- * recompiled on the timed run's clock, while the native ones are not: measured here, repair ran
- * 3–10× slower for the first thousand calls after a forced collection. Natural collections in a
- * steady run of the same calls deoptimized nothing, so the timed run measures the code the
- * warm-up made, as it runs in a process that serves calls.
- */
-function prepare(run: () => void): (mode?: 'run' | 'warmup') => void {
-  return (mode) => {
-    collect();
-    if (mode !== 'run') return;
-    const until = performance.now() + REWARM_MS;
-    while (performance.now() < until) run();
-  };
-}
-
-/**
- * Runs one group: each task repeats `reps` times per sample, so tiny operations are timed fairly.
- * The tasks take turns in each round, in an order that rotates from round to round, and a task's
- * ratio to the group's first task is the median of its per-round ratios: this machine has phases
- * in which everything runs up to 2× slower for seconds, and a ratio within a round is taken
- * within one phase.
+ * Runs one group: each task repeats `reps` times per call, so tiny operations are timed fairly.
+ *
+ * Garbage: the group starts from a full collection (with `--expose-gc`, as `npm run bench` starts
+ * it), made before the warm-up, because a forced full collection deoptimizes JavaScript code that
+ * embeds an object it frees (V8's "weak objects": repair ran 3–10× slower for its first thousand
+ * calls after one, native `JSON.parse` did not); the warm-up then optimizes every task again.
+ * Before each batch only the young generation is collected, which deoptimizes nothing, so no task
+ * is charged for the short-lived garbage of the one before it.
  */
 async function group(name: string, tasks: [task: string, fn: () => unknown, reps?: number][]): Promise<void> {
-  const samples = tasks.map((): number[] => []);
-  for (let round = 0; round < ROUNDS; round++) {
-    // At least 10 samples a round (tinybench's default of 64 made a deep task's round last a minute).
-    const bench = new Bench({ time: TIME / ROUNDS, iterations: 10, warmupIterations: 4, warmupTime: Math.min(200, TIME / 3) / (round === 0 ? 1 : 4) });
-    const order = tasks.map((_, i) => (i + round) % tasks.length);
-    for (const index of order) {
-      const [task, fn, times = 1] = tasks[index]!;
-      const run = (): void => {
-        for (let i = 0; i < times; i++) fn();
-      };
-      bench.add(task, run, { beforeAll: prepare(run) });
-    }
-    await bench.run();
-    bench.tasks.forEach((task, position) => {
-      const index = order[position]!;
-      const result = task.result as unknown as { latency: { p50: number } };
-      samples[index]!.push((result.latency.p50 * 1e6) / (tasks[index]![2] ?? 1));
+  const runs = tasks.map(([, fn, reps = 1]) => (): void => {
+    for (let i = 0; i < reps; i++) fn();
+  });
+  gc?.();
+  // Warm-up, and the calls that fill a batch.
+  const perBatch = runs.map(() => 1);
+  const perCall = runs.map(() => 0);
+  for (let pass = 0; pass < 2; pass++) {
+    runs.forEach((run, index) => {
+      const began = performance.now();
+      let calls = 0;
+      do {
+        run();
+        calls++;
+      } while (performance.now() - began < WARM_MS / 2);
+      perCall[index] = (performance.now() - began) / calls;
+      perBatch[index] = Math.max(1, Math.round(BATCH_MS / perCall[index]!));
     });
+  }
+  const roundMs = perCall.reduce((sum, ms, index) => sum + ms * perBatch[index]!, 0);
+  const rounds = Math.min(ROUNDS, Math.max(Math.min(5, ROUNDS), Math.floor(GROUP_MS / roundMs)));
+  const samples = tasks.map((): number[] => []);
+  for (let round = 0; round < rounds; round++) {
+    for (let position = 0; position < tasks.length; position++) {
+      const index = (position + round) % tasks.length;
+      const run = runs[index]!;
+      const calls = perBatch[index]!;
+      gc?.({ type: 'minor' });
+      const began = process.hrtime.bigint();
+      for (let i = 0; i < calls; i++) run();
+      samples[index]!.push(Number(process.hrtime.bigint() - began) / calls / (tasks[index]![2] ?? 1));
+    }
+    // Let pending I/O and timers run between rounds, as a process that serves calls would.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   const measured: Row[] = tasks.map(([task], index) => {
     const ns = median(samples[index]!);
@@ -283,7 +283,9 @@ function writeResults(): void {
     node: process.version,
     cpu: cpus()[0]?.model ?? 'unknown',
     cores: cpus().length,
-    timePerTaskMs: TIME,
+    warmUpMs: WARM_MS,
+    batchMs: BATCH_MS,
+    rounds: ROUNDS,
     rows,
     targets,
     info,
@@ -294,7 +296,7 @@ function writeResults(): void {
 /** The README table: the targets and what this run measured. */
 function markdown(): string {
   const lines = [
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}; one run of \`npm run bench\`, ${ROUNDS} interleaved rounds: each time the median over the rounds, each ratio the median of the per-round ratios.`,
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}; one run of \`npm run bench\`, up to ${ROUNDS} interleaved rounds of batches of about ${BATCH_MS} ms: each time the median over the rounds, each ratio the median of the per-round ratios.`,
     '',
     '| target | measured | |',
     '| --- | --- | --- |',
@@ -309,7 +311,7 @@ const END = '<!-- bench:end -->';
 
 async function main(): Promise<void> {
   const corpus = corpusWorkloads();
-  console.log(`schema-coerce bench: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}, ${TIME} ms per task`);
+  console.log(`schema-coerce bench: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}, up to ${ROUNDS} rounds of ${BATCH_MS} ms batches per task`);
   console.log(corpus.length > 0 ? `corpus: ${corpus.length} tools` : 'corpus: absent, synthetic workloads only');
   await textPath(syntheticWorkloads());
   if (corpus.length > 0) {
