@@ -52,7 +52,7 @@ const BATCH_MS = 8;
  * their per-round ratios. This machine has phases in which everything runs up to 2× slower, and
  * batches of a few milliseconds taken side by side are taken within one phase.
  */
-const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 25);
+const ROUNDS = Math.max(1, Number(process.env['BENCH_ROUNDS'] ?? 25));
 const GROUP_MS = 8_000;
 const rows: Row[] = [];
 const targets: Target[] = [];
