@@ -11,10 +11,9 @@ import { SYNTHETIC_SCHEMA, syntheticWorkloads } from './workloads.js';
 
 /** What run.ts lends a group of rows: timing, targets and the rows measured. */
 export interface BenchTools {
-  group(name: string, tasks: [task: string, fn: () => unknown, reps?: number][]): Promise<void>;
+  group(name: string, tasks: [task: string, run: () => unknown][]): Promise<void>;
   target(name: string, measured: string, pass: boolean): void;
   rowOf(group: string, task: string): { readonly nsPerOp: number; readonly opsPerSecond: number; readonly ratio: number };
-  repsFor(text: string): number;
 }
 
 /** The Python repr of a JSON value, as models that think in Python write tool arguments. */
@@ -36,13 +35,12 @@ function brokenCall(bytes: number): string {
 }
 
 /** Runs the syntax repair rows and checks their targets. */
-export async function syntaxRepair({ group, target, rowOf, repsFor }: BenchTools): Promise<void> {
+export async function syntaxRepair({ group, target, rowOf }: BenchTools): Promise<void> {
   for (const { name, schema, text } of syntheticWorkloads().slice(0, 2)) {
     const groupName = `lenient path on valid input, ${name} (${text.length.toLocaleString('en')} B)`;
-    const reps = repsFor(text);
     await group(groupName, [
-      ['coerceArgsJson lenient, syntax rule off (the lenient path before)', () => coerceArgsJson(text, schema, { lenient: { syntax: false } }), reps],
-      ['coerceArgsJson lenient, syntax rule on', () => coerceArgsJson(text, schema, { lenient: true }), reps],
+      ['coerceArgsJson lenient, syntax rule off (the lenient path before)', () => coerceArgsJson(text, schema, { lenient: { syntax: false } })],
+      ['coerceArgsJson lenient, syntax rule on', () => coerceArgsJson(text, schema, { lenient: true })],
     ]);
     const ratio = rowOf(groupName, 'coerceArgsJson lenient, syntax rule on').ratio;
     target(`6. repair mode on valid input within 5% of the lenient path, ${name}`, `${ratio.toFixed(3)}×`, ratio >= 0.95);
@@ -51,12 +49,11 @@ export async function syntaxRepair({ group, target, rowOf, repsFor }: BenchTools
     const broken = brokenCall(bytes);
     const repaired = repairJsonText(broken).text;
     const groupName = `broken call, ${broken.length.toLocaleString('en')} B (fenced Python repr, comment, trailing comma)`;
-    const reps = repsFor(broken);
     await group(groupName, [
-      ['native JSON.parse + JSON.stringify of the repaired text', () => JSON.stringify(JSON.parse(repaired)), reps],
-      ['schema-coerce repairJsonText', () => repairJsonText(broken), reps],
-      ['jsonrepair (no truncation detector, no token check)', () => jsonrepair(broken), reps],
-      ['schema-coerce coerceArgsJson lenient (repair, parse, coerce, write)', () => coerceArgsJson(broken, SYNTHETIC_SCHEMA, { lenient: true }), reps],
+      ['native JSON.parse + JSON.stringify of the repaired text', () => JSON.stringify(JSON.parse(repaired))],
+      ['schema-coerce repairJsonText', () => repairJsonText(broken)],
+      ['jsonrepair (no truncation detector, no token check)', () => jsonrepair(broken)],
+      ['schema-coerce coerceArgsJson lenient (repair, parse, coerce, write)', () => coerceArgsJson(broken, SYNTHETIC_SCHEMA, { lenient: true })],
     ]);
     const ratio = rowOf(groupName, 'schema-coerce repairJsonText').ratio;
     target(`6. repair of a broken ${bytes / 1000} KB call ≥ 1/3 of native parse+stringify`, `${ratio.toFixed(2)}×`, ratio >= 1 / 3);

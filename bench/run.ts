@@ -63,7 +63,7 @@ type Gc = (options?: { type: 'minor' | 'major' }) => void;
 const gc = (globalThis as { gc?: Gc }).gc;
 
 /**
- * Runs one group: each task repeats `reps` times per call, so tiny operations are timed fairly.
+ * Runs one group. A batch holds as many calls as fill about `BATCH_MS`, so tiny operations are timed fairly.
  *
  * Garbage: the group starts from a full collection (with `--expose-gc`, as `npm run bench` starts
  * it), made before the warm-up, because a forced full collection deoptimizes JavaScript code that
@@ -72,10 +72,8 @@ const gc = (globalThis as { gc?: Gc }).gc;
  * Before each batch only the young generation is collected, which deoptimizes nothing, so no task
  * is charged for the short-lived garbage of the one before it.
  */
-async function group(name: string, tasks: [task: string, fn: () => unknown, reps?: number][]): Promise<void> {
-  const runs = tasks.map(([, fn, reps = 1]) => (): void => {
-    for (let i = 0; i < reps; i++) fn();
-  });
+async function group(name: string, tasks: [task: string, run: () => unknown][]): Promise<void> {
+  const runs = tasks.map(([, run]) => run);
   gc?.();
   // Warm-up, and the calls that fill a batch.
   const perBatch = runs.map(() => 1);
@@ -103,7 +101,7 @@ async function group(name: string, tasks: [task: string, fn: () => unknown, reps
       gc?.({ type: 'minor' });
       const began = process.hrtime.bigint();
       for (let i = 0; i < calls; i++) run();
-      samples[index]!.push(Number(process.hrtime.bigint() - began) / calls / (tasks[index]![2] ?? 1));
+      samples[index]!.push(Number(process.hrtime.bigint() - began) / calls);
     }
     // Let pending I/O and timers run between rounds, as a process that serves calls would.
     await new Promise((resolve) => setImmediate(resolve));
@@ -144,20 +142,18 @@ function target(name: string, measured: string, pass: boolean): void {
   targets.push({ name, measured, pass });
 }
 
-const repsFor = (text: string): number => Math.max(1, Math.round(20_000 / Math.max(text.length, 100)));
 
 async function textPath(workloads: Workload[]): Promise<void> {
   for (const { name, schema, text } of workloads) {
     const unchanged = text.replace(/(\d)\.0(?=[,}\]])/g, '$1');
     coerceArgsJson(text, schema); // compile the plan outside the timing
     const groupName = `text path, ${name} (${text.length.toLocaleString('en')} B)`;
-    const reps = repsFor(text);
     await group(groupName, [
-      ['native JSON.parse + JSON.stringify', () => JSON.stringify(JSON.parse(text)), reps],
-      ['lossless-json parse + stringify', () => losslessStringify(losslessParse(text)), reps],
-      ['schema-coerce coerceArgsJson', () => coerceArgsJson(text, schema), reps],
-      ['schema-coerce coerceArgsJson, nothing to change', () => coerceArgsJson(unchanged, schema), reps],
-      ['schema-coerce coerceArgsJson, lenient', () => coerceArgsJson(text, schema, { lenient: true }), reps],
+      ['native JSON.parse + JSON.stringify', () => JSON.stringify(JSON.parse(text))],
+      ['lossless-json parse + stringify', () => losslessStringify(losslessParse(text))],
+      ['schema-coerce coerceArgsJson', () => coerceArgsJson(text, schema)],
+      ['schema-coerce coerceArgsJson, nothing to change', () => coerceArgsJson(unchanged, schema)],
+      ['schema-coerce coerceArgsJson, lenient', () => coerceArgsJson(text, schema, { lenient: true })],
     ]);
     const ours = rowOf(groupName, 'schema-coerce coerceArgsJson');
     const lossless = rowOf(groupName, 'lossless-json parse + stringify');
@@ -224,7 +220,7 @@ async function noIntegerPositions(): Promise<void> {
   const args = parseArgs('{"q":"cats","ratio":1.0,"tags":["a","b"]}');
   coerceIntegerArgs(args, schema);
   const groupName = 'a schema with no integer positions';
-  await group(groupName, [['coerceIntegerArgs, same reference back', () => coerceIntegerArgs(args, schema), 1000]]);
+  await group(groupName, [['coerceIntegerArgs, same reference back', () => coerceIntegerArgs(args, schema)]]);
   const ns = rowOf(groupName, 'coerceIntegerArgs, same reference back').nsPerOp;
   target('4. no integer positions: same reference in ≤ 100 ns', `${ns.toFixed(1)} ns`, ns <= 100 && coerceIntegerArgs(args, schema) === args);
 }
@@ -319,7 +315,7 @@ async function main(): Promise<void> {
     await compileTimes(corpus);
   }
   await noIntegerPositions();
-  await syntaxRepair({ group, target, rowOf, repsFor });
+  await syntaxRepair({ group, target, rowOf });
   await nesting();
   await walkDepths();
   console.log('\ntargets');
