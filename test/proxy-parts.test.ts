@@ -1,8 +1,11 @@
 /** The proxy's parts on their own: the line framing, the message heads the scanner finds, and the session's splicing. */
 import { describe, expect, test } from 'vitest';
 import { LineReader, type Line } from '../src/adapters/proxy/framing.js';
-import { readHead } from '../src/adapters/proxy/message.js';
-import type { Piece } from '../src/adapters/proxy/outlet.js';
+import fc from 'fast-check';
+import { CallShapes } from '../src/adapters/proxy/call-shapes.js';
+import { readHead, type MessageHead } from '../src/adapters/proxy/message.js';
+import { batch, Outlet, type Piece } from '../src/adapters/proxy/outlet.js';
+import { Writable } from 'node:stream';
 import { ProxySession } from '../src/adapters/proxy/session.js';
 
 type Event = ['line', string, boolean] | ['through', string];
@@ -100,17 +103,17 @@ describe('readHead', () => {
 
   test('a tools/call: method, id, name and the byte span of the arguments', () => {
     const head = readHead(call, true)!;
-    expect(head).toEqual({ method: 'tools/call', id: 7, name: 'search', cursor: false, args: { start: call.indexOf('{"q"'), end: call.indexOf(',"_meta"'), unread: true } });
+    expect(head).toEqual({ method: 'tools/call', id: 7, idSpan: { start: 22, end: 23 }, name: 'search', cursor: false, args: { start: call.indexOf('{"q"'), end: call.indexOf(',"_meta"'), unread: true } });
   });
 
   test.each([
-    ['an id after params, and a string id', '{"method":"tools/call","params":{"arguments":[1],"name":"a"},"id":"x-1"}', { method: 'tools/call', id: 'x-1', name: 'a', cursor: false, args: { start: 45, end: 48, unread: false } }],
-    ['a scalar argument', '{"id":1,"method":"tools/call","params":{"name":"a","arguments":null}}', { method: 'tools/call', id: 1, name: 'a', cursor: false, args: { start: 63, end: 67, unread: false } }],
-    ['a tools/list with a cursor', '{"id":2,"method":"tools/list","params":{"cursor":"c"}}', { method: 'tools/list', id: 2, cursor: true }],
-    ['escaped names', '{"id":3,"method":"tools\\/call","params":{"name":"caf\\u00e9"}}', { method: 'tools/call', id: 3, name: 'café', cursor: false }],
-    ['params as an array', '{"id":4,"method":"tools/call","params":[{"name":"a","arguments":{}}]}', { method: 'tools/call', id: 4, cursor: false }],
-    ['a name and arguments deeper than params', '{"id":5,"method":"tools/call","params":{"x":{"name":"a","arguments":{}}}}', { method: 'tools/call', id: 5, cursor: false }],
-    ['a response', '{"jsonrpc":"2.0","id":6,"result":{"tools":[]}}', { id: 6, cursor: false }],
+    ['an id after params, and a string id', '{"method":"tools/call","params":{"arguments":[1],"name":"a"},"id":"x-1"}', { method: 'tools/call', id: 'x-1', idSpan: { start: 66, end: 71 }, name: 'a', cursor: false, args: { start: 45, end: 48, unread: false } }],
+    ['a scalar argument', '{"id":1,"method":"tools/call","params":{"name":"a","arguments":null}}', { method: 'tools/call', id: 1, idSpan: { start: 6, end: 7 }, name: 'a', cursor: false, args: { start: 63, end: 67, unread: false } }],
+    ['a tools/list with a cursor', '{"id":2,"method":"tools/list","params":{"cursor":"c"}}', { method: 'tools/list', id: 2, idSpan: { start: 6, end: 7 }, cursor: true }],
+    ['escaped names', '{"id":3,"method":"tools\\/call","params":{"name":"caf\\u00e9"}}', { method: 'tools/call', id: 3, idSpan: { start: 6, end: 7 }, name: 'café', cursor: false }],
+    ['params as an array', '{"id":4,"method":"tools/call","params":[{"name":"a","arguments":{}}]}', { method: 'tools/call', id: 4, idSpan: { start: 6, end: 7 }, cursor: false }],
+    ['a name and arguments deeper than params', '{"id":5,"method":"tools/call","params":{"x":{"name":"a","arguments":{}}}}', { method: 'tools/call', id: 5, idSpan: { start: 6, end: 7 }, cursor: false }],
+    ['a response', '{"jsonrpc":"2.0","id":6,"result":{"tools":[]}}', { id: 6, idSpan: { start: 22, end: 23 }, cursor: false }],
   ])('%s', (_name, text, expected) => {
     expect(readHead(text, false)).toEqual(expected);
   });
@@ -118,7 +121,7 @@ describe('readHead', () => {
   test('object or array arguments are located, not read: brackets and escaped quotes in strings are stepped over', () => {
     const args = '{"a":"}]\\\\","b":["\\"{",{"c":[]}],"d":\'x\'}';
     const text = `{"id":8,"method":"tools/call","params":{"arguments":${args},"name":"n"},"jsonrpc":"2.0"}`;
-    expect(readHead(text, true)).toEqual({ method: 'tools/call', id: 8, name: 'n', cursor: false, args: { start: text.indexOf(args), end: text.indexOf(args) + args.length, unread: true } });
+    expect(readHead(text, true)).toEqual({ method: 'tools/call', id: 8, idSpan: { start: 6, end: 7 }, name: 'n', cursor: false, args: { start: text.indexOf(args), end: text.indexOf(args) + args.length, unread: true } });
   });
 
   test('the rest of the line after located arguments is read: not JSON there, no head', () => {
@@ -138,6 +141,129 @@ describe('readHead', () => {
 
   test.each([['not JSON', 'nope'], ['an array (a batch)', '[{"id":1,"method":"tools/call"}]'], ['cut short', '{"id":1,"method":"tools/call","params":{']])('%s: no head', (_name, text) => {
     expect(readHead(text, true)).toBeUndefined();
+  });
+});
+
+describe('Outlet', () => {
+  /** An outlet on a stream that records each write it is handed, as bytes. */
+  function recorded(): { outlet: Outlet; writes: Buffer[] } {
+    const writes: Buffer[] = [];
+    const stream = new Writable({ write: (chunk: Buffer, _encoding, done) => (writes.push(Buffer.from(chunk)), done()) });
+    return { outlet: new Outlet(stream, { pause: () => undefined, resume: () => undefined }), writes };
+  }
+
+  test('what one turn writes goes out as one write, text and bytes in order, text as latin1', async () => {
+    const { outlet, writes } = recorded();
+    for (const piece of ['{"a":', Buffer.from([0xc3, 0xa9]), '\xff', '"x"', '}', Buffer.from('\n')]) outlet.write(piece);
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => process.nextTick(resolve));
+    expect(writes).toEqual([Buffer.from([...Buffer.from('{"a":'), 0xc3, 0xa9, 0xff, ...Buffer.from('"x"}\n')])]);
+  });
+
+  test('in a batch, what is written goes out as soon as the batch returns, in one write per outlet', () => {
+    const first = recorded();
+    const second = recorded();
+    batch(() => {
+      first.outlet.write('a');
+      second.outlet.write('b');
+      batch(() => first.outlet.write(Buffer.from('c')));
+      expect(first.writes).toEqual([]);
+    });
+    expect(first.writes).toEqual([Buffer.from('ac')]);
+    expect(second.writes).toEqual([Buffer.from('b')]);
+  });
+
+  test('a batch that throws still sends what it wrote', () => {
+    const { outlet, writes } = recorded();
+    expect(() =>
+      batch(() => {
+        outlet.write('a');
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(writes).toEqual([Buffer.from('a')]);
+  });
+});
+
+describe('CallShapes', () => {
+  const call = (id: string, args: string, name = 'echo'): string => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`;
+  /** The SDK's order: the id after the arguments. */
+  const idLast = (id: string, args: string): string => `{"method":"tools/call","params":{"name":"echo","arguments":${args}},"jsonrpc":"2.0","id":${id}}`;
+
+  /** Shapes that have learned the head of each of `lines`. */
+  function learned(...lines: string[]): CallShapes {
+    const shapes = new CallShapes();
+    for (const line of lines) shapes.learn(line, readHead(line, true)!);
+    return shapes;
+  }
+
+  test.each([
+    ['the id before the arguments', call],
+    ['the id after the arguments', idLast],
+  ])('a call like one learned: %s, a new id and new arguments', (_name, make) => {
+    const shapes = learned(make('1', '{"a":5.0}'));
+    for (const [id, args] of [['12345', '{"text":"}]\\"}'], ['"req-7"', '[1,{"b":[]}]'], ['-1.5e3', '{}']]) {
+      const text = make(id!, args!);
+      expect(shapes.match(text)).toEqual(readHead(text, true));
+    }
+  });
+
+  test.each([
+    ['another tool', call('2', '{"a":1}', 'other')],
+    ['a member more', call('2', '{"a":1}').replace('"params":{', '"params":{"_meta":{"progressToken":2},')],
+    ['scalar arguments', call('2', '5')],
+    ['an id that is no token', call('x', '{"a":1}')],
+    ['an id of another kind', call('true', '{"a":1}')],
+    ['a number token cut short', call('1.', '{"a":1}')],
+    ['text after the line', call('2', '{"a":1}') + ' x'],
+    ['arguments never closed', call('2', '{"a":[1}')],
+    ['not JSON after the arguments', call('2', '{"a":1}]')],
+  ])('no match: %s', (_name, text) => {
+    expect(learned(call('1', '{"a":5.0}')).match(text)).toBeUndefined();
+  });
+
+  test('only a tools/call with located arguments and an id is learned', () => {
+    const lines = ['{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}', '{"jsonrpc":"2.0","method":"tools/call","params":{"name":"a","arguments":{}}}', call('1', 'null')];
+    for (const line of lines) expect(learned(line).match(line)).toBeUndefined();
+  });
+
+  test('a shape holds none of the line it came from', () => {
+    const line = call('1', `{"text":"${'a'.repeat(5000)}"}`);
+    const shapes = learned(line);
+    expect(JSON.stringify(shapes).length).toBeLessThan(1000);
+  });
+
+  test('the most recent shapes are kept, up to sixteen', () => {
+    const tools = Array.from({ length: 17 }, (_, i) => `t${i}`);
+    const shapes = learned(...tools.map((name) => call('1', '{}', name)));
+    expect(shapes.match(call('2', '{}', 't0'))).toBeUndefined();
+    expect(shapes.match(call('2', '{}', 't1'))?.name).toBe('t1');
+    expect(shapes.match(call('2', '{}', 't16'))?.name).toBe('t16');
+  });
+
+  /** A head without the `unread` mark: the full read may have read arguments the shape only located. */
+  const located = (head: MessageHead | undefined): unknown => (head === undefined ? undefined : { ...head, args: head.args === undefined ? undefined : { start: head.args.start, end: head.args.end } });
+
+  test('property: a line that matches a shape has the head a full read finds', () => {
+    const lines = [call('1', '{"a":5.0}'), idLast('"x"', '[1]'), call('1', '{"b":"\\\""}', 'other')];
+    const shapes = learned(...lines);
+    let matched = 0;
+    const edit = fc.tuple(fc.nat(), fc.nat({ max: 3 }), fc.constantFrom('', '1', '"', '\\', '{', '}', '[', ']', ',', ':', ' ', 'x', '-', '.', 'e', '"arguments"'));
+    fc.assert(
+      fc.property(fc.constantFrom(...lines), fc.array(edit, { maxLength: 3 }), (line, edits) => {
+        let text = line;
+        for (const [at, cut, insert] of edits) {
+          const i = at % (text.length + 1);
+          text = text.slice(0, i) + insert + text.slice(i + cut);
+        }
+        const head = shapes.match(text);
+        if (head === undefined) return;
+        matched++;
+        expect(located(head)).toEqual(located(readHead(text, true)));
+      }),
+      { numRuns: 20_000 },
+    );
+    expect(matched).toBeGreaterThan(2_000);
   });
 });
 
@@ -162,6 +288,17 @@ describe('ProxySession splicing', () => {
   test('non-ASCII arguments: the repaired arguments as UTF-8, every other byte as it came', () => {
     const call = Buffer.from('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t","arguments":{"tags":["é"],"n":4.0}}}');
     expect(sent(call, false).toString('utf8')).toBe('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t","arguments":{"tags":["é"],"n":4}}}\n');
+  });
+
+  test('calls of one shape: each read by the shape of the first, each repaired, an unlike one read in full', () => {
+    const messages: Buffer[] = [];
+    const session = new ProxySession({ lenient: true }, { toServer: (pieces) => messages.push(Buffer.concat(pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece, 'latin1') : piece)))), toClient: () => undefined, report: () => undefined });
+    session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'), true);
+    session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result: TOOLS })), true);
+    const call = (id: string, args: string, meta = ''): string => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{${meta}"name":"t","arguments":${args}}}`;
+    const lines = [call('2', '{"n":2.0}'), call('"x"', '{"n":3.0,"tags":"a"}'), call('4', '{"n":4}'), call('5', '{"n":5.0}', '"_meta":{"progressToken":5},'), call('6', '{"n":6.0')];
+    for (const line of lines) session.fromClient(Buffer.from(line), true);
+    expect(messages.slice(1).map(String)).toEqual([call('2', '{"n":2}'), call('"x"', '{"n":3,"tags":["a"]}'), call('4', '{"n":4}'), call('5', '{"n":5}', '"_meta":{"progressToken":5},'), call('6', '{"n":6.0')].map((line) => line + '\n'));
   });
 
   test('nothing to repair: the line itself goes on', () => {

@@ -167,6 +167,13 @@ function readKey(text: string, at: number, visitor: JsonVisitor, depth: number, 
   return text.charCodeAt(value) <= SPACE ? skipSpace(text, value) : value;
 }
 
+/** The index just past the string or number token starting at `at`, or -1 when none starts there. */
+export function scalarEnd(text: string, at: number): number {
+  const pattern = text.charCodeAt(at) === QUOTE ? STRING : NUMBER;
+  pattern.lastIndex = at;
+  return pattern.test(text) ? pattern.lastIndex : -1;
+}
+
 /** The value of a string token already matched at `start`..`end`. */
 export function decodeString(text: string, start: number, end: number): string {
   const raw = text.slice(start + 1, end - 1);

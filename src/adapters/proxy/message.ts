@@ -12,29 +12,35 @@
  * strictly: a call is read once, and a line is valid JSON exactly when its head is found and its
  * arguments are read.
  */
-import { decodeString, scanJson, skipSpace, type JsonVisitor } from '../../json/scanner.js';
+import { decodeString, scalarEnd, scanJson, skipSpace, type JsonVisitor } from '../../json/scanner.js';
 
 /** A JSON-RPC id as a map key: the number or the decoded string. */
 export type MessageId = string | number;
 
-/** Where the value of `params.arguments` lies in a line, as byte offsets. */
-interface Span {
+/** Where a token lies in a line, as byte offsets. */
+interface TokenSpan {
   readonly start: number;
   readonly end: number;
+}
+
+/** Where the value of `params.arguments` lies in a line. */
+interface ArgsSpan extends TokenSpan {
   /** The value is an object or an array whose bytes were located, not read: not validated yet. */
   readonly unread: boolean;
 }
 
-/** The parts of a line the proxy acts on; each is absent when the line does not have it. */
+/** The parts of a line the proxy acts on; each is `undefined` when the line does not have it. */
 export interface MessageHead {
-  readonly method?: string;
-  readonly id?: MessageId;
+  readonly method: string | undefined;
+  readonly id: MessageId | undefined;
+  /** Where the token of the id lies. */
+  readonly idSpan: TokenSpan | undefined;
   /** `params.name`, for a `tools/call`. */
-  readonly name?: string;
+  readonly name: string | undefined;
   /** `params.cursor` was present, for a `tools/list` request. */
   readonly cursor: boolean;
   /** `params.arguments`, for a `tools/call`. */
-  readonly args?: Span;
+  readonly args: ArgsSpan | undefined;
 }
 
 /** Thrown by the visitor to stop reading once the rest of the line cannot matter. */
@@ -52,7 +58,12 @@ export function readHead(text: string, stopEarly: boolean): MessageHead | undefi
     const end = start === -1 ? -1 : endOfContainer(text, start);
     if (end !== -1) {
       const head = readWhole(text.slice(0, start) + '0' + text.slice(end), true);
-      if (head?.args?.start === start && head.args.end === start + 1) return { ...head, args: { start, end, unread: true } };
+      if (head?.args?.start === start && head.args.end === start + 1) {
+        // The id's span, if it came after the arguments, moves by what the `0` stood in for.
+        const shift = end - start - 1;
+        const idSpan = head.idSpan !== undefined && head.idSpan.start > start ? { start: head.idSpan.start + shift, end: head.idSpan.end + shift } : head.idSpan;
+        return { ...head, idSpan, args: { start, end, unread: true } };
+      }
     }
   }
   return readWhole(text, stopEarly);
@@ -93,7 +104,7 @@ const CLOSE_BRACE = 0x7d;
  * counting brackets outside strings (a string is skipped to its closing quote with `indexOf`);
  * -1 when the text ends first. Nothing is validated: the repair reads these bytes strictly.
  */
-function endOfContainer(text: string, start: number): number {
+export function endOfContainer(text: string, start: number): number {
   let depth = 0;
   for (let i = start; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -119,6 +130,13 @@ function endOfString(text: string, at: number): number {
   return -1;
 }
 
+/** The id whose string or number token starts at `at`, and where the token ends; `undefined` when none starts there. */
+export function idTokenAt(text: string, at: number): { id: MessageId; end: number } | undefined {
+  const end = scalarEnd(text, at);
+  if (end === -1) return undefined;
+  return { id: text.charCodeAt(at) === QUOTE ? stringAt(text, at, end) : Number(text.slice(at, end)), end };
+}
+
 /** Decodes the UTF-8 bytes of a token from its latin1 image. */
 export function utf8Of(latin1: string): string {
   return Buffer.from(latin1, 'latin1').toString('utf8');
@@ -140,6 +158,8 @@ class HeadFinder implements JsonVisitor {
   isObject = false;
   private method: string | undefined;
   private id: MessageId | undefined;
+  private idStart = -1;
+  private idEnd = -1;
   private name: string | undefined;
   private cursor = false;
   private argsStart = -1;
@@ -159,11 +179,12 @@ class HeadFinder implements JsonVisitor {
 
   result(): MessageHead {
     return {
+      method: this.method,
+      id: this.id,
+      idSpan: this.id === undefined ? undefined : { start: this.idStart, end: this.idEnd },
+      name: this.name,
       cursor: this.cursor,
-      ...(this.method === undefined ? {} : { method: this.method }),
-      ...(this.id === undefined ? {} : { id: this.id }),
-      ...(this.name === undefined ? {} : { name: this.name }),
-      ...(this.argsStart === -1 || this.argsEnd === -1 ? {} : { args: { start: this.argsStart, end: this.argsEnd, unread: false } }),
+      args: this.argsStart === -1 || this.argsEnd === -1 ? undefined : { start: this.argsStart, end: this.argsEnd, unread: false },
     };
   }
 
@@ -183,7 +204,7 @@ class HeadFinder implements JsonVisitor {
     if (this.depth === 1 && (this.key1 === 'method' || this.key1 === 'id')) {
       const value = stringAt(this.text, start, end);
       if (this.key1 === 'method') this.setMethod(value);
-      else this.id = value;
+      else this.setId(value, start, end);
     } else if (this.depth === 2 && this.inParams() && this.key2 === 'name') {
       this.name = stringAt(this.text, start, end);
     }
@@ -191,7 +212,7 @@ class HeadFinder implements JsonVisitor {
   }
 
   number(start: number, end: number): void {
-    if (this.depth === 1 && this.key1 === 'id') this.id = Number(this.text.slice(start, end));
+    if (this.depth === 1 && this.key1 === 'id') this.setId(Number(this.text.slice(start, end)), start, end);
     this.atParams(start, end);
   }
 
@@ -206,6 +227,12 @@ class HeadFinder implements JsonVisitor {
 
   private inParams(): boolean {
     return this.key1 === 'params' && this.paramsIsObject;
+  }
+
+  private setId(id: MessageId, start: number, end: number): void {
+    this.id = id;
+    this.idStart = start;
+    this.idEnd = end;
   }
 
   private setMethod(method: string): void {

@@ -27,6 +27,29 @@ const SLICE = 1 << 20;
 /** Pieces gathered in one turn are joined into one buffer up to this many bytes in all. */
 const JOIN_UP_TO = 1 << 18;
 
+/** The outlets written to during the batch that runs, sent when it ends; null while none runs. */
+let held: Outlet[] | null = null;
+
+/**
+ * Runs `work`, the handling of one chunk read: what it writes to any outlet is gathered and sent
+ * as soon as it returns, rather than at the end of the turn (one pass through the tick queue less
+ * per chunk). Writes outside a batch, from a timer, are sent at the end of the turn.
+ */
+export function batch(work: () => void): void {
+  if (held !== null) {
+    work();
+    return;
+  }
+  held = [];
+  try {
+    work();
+  } finally {
+    const outlets = held;
+    held = null;
+    for (const outlet of outlets) outlet.sendGathered();
+  }
+}
+
 /** An ordered, backpressure-aware writer to one peer. */
 export class Outlet {
   /** What this turn of the event loop has written so far, sent together at its end. */
@@ -69,7 +92,8 @@ export class Outlet {
     this.gatheredSize += piece.length;
     if (!this.scheduled) {
       this.scheduled = true;
-      process.nextTick(this.send);
+      if (held === null) process.nextTick(this.send);
+      else held.push(this);
     }
   }
 
@@ -78,6 +102,11 @@ export class Outlet {
     this.send();
     this.ending = true;
     if (!this.blocked) this.flush();
+  }
+
+  /** Sends what the batch gathered (see `batch`). */
+  sendGathered(): void {
+    this.send();
   }
 
   /** Sends what this turn gathered: one piece as it is, several joined, or corked when they are large. */
@@ -146,10 +175,27 @@ export class Outlet {
   }
 }
 
-/** Pieces of `size` bytes in all, copied into one buffer (text as latin1, one byte per character). */
+/**
+ * Pieces of `size` bytes in all, copied into one buffer (text as latin1, one byte per character).
+ * A run of text pieces is concatenated first (a rope, no copy) and written in one call: per piece,
+ * the call costs more than the bytes it copies.
+ */
 function join(pieces: readonly Piece[], size: number): Buffer {
   const joined = Buffer.allocUnsafe(size);
   let at = 0;
-  for (const piece of pieces) at += typeof piece === 'string' ? joined.write(piece, at, 'latin1') : piece.copy(joined, at);
+  let text = '';
+  for (const piece of pieces) {
+    if (typeof piece === 'string') {
+      text += piece;
+      continue;
+    }
+    if (text !== '') {
+      at += joined.write(text, at, 'latin1');
+      text = '';
+    }
+    joined.set(piece, at);
+    at += piece.length;
+  }
+  if (text !== '') joined.write(text, at, 'latin1');
   return joined;
 }

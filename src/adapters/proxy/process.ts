@@ -7,7 +7,7 @@
 import { createWriteStream } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { LineReader } from './framing.js';
-import { Outlet } from './outlet.js';
+import { batch, Outlet } from './outlet.js';
 import { ProxySession, type ProxyOptions } from './session.js';
 import type { Connect } from './upstream.js';
 
@@ -74,7 +74,7 @@ export async function runProxy(connect: Connect, options: ProxyOptions, io: Prox
     },
     READ_AS_TEXT_PAST,
   );
-  const onData = (chunk: Buffer): void => fromClient.push(chunk);
+  const onData = (chunk: Buffer): void => batch(() => fromClient.push(chunk));
   const onEnd = (): void => {
     fromClient.end();
     session.whenIdle(() => upstream.end());

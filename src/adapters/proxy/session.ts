@@ -9,6 +9,7 @@ import { prepareToolCall } from '../../index.js';
 import { coerceArgsJsonPieces } from '../../repair/coerce.js';
 import type { ArgsValidator, CoerceOptions } from '../../index.js';
 import { ToolSchemas } from '../tool-schemas.js';
+import { CallShapes } from './call-shapes.js';
 import { isAscii, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
 import type { Line } from './framing.js';
 import type { Piece } from './outlet.js';
@@ -50,6 +51,8 @@ const ESCAPE_BYTES = Buffer.from(ESCAPE);
 /** The proxy's state between one client and one server. */
 export class ProxySession {
   private readonly tools = new ToolSchemas();
+  /** The shapes of the client's calls, so a call like one before is read without its envelope. */
+  private readonly shapes = new CallShapes();
   /** Tools the proxy has asked the server about since the list last changed. */
   private readonly asked = new Set<string>();
   private readonly ownPrefix = `schema-coerce-proxy:${randomUUID()}:`;
@@ -114,7 +117,7 @@ export class ProxySession {
       return;
     }
     const text = mayName(line, TOOLS, TOOLS_BYTES) ? latin1Of(line) : undefined;
-    const head = text === undefined ? undefined : readHead(text, true);
+    const head = text === undefined ? undefined : this.clientHead(text);
     if (head?.method === 'tools/list' && head.id !== undefined) {
       this.tools.listRequested(head.id, !head.cursor);
     } else if (head?.method === 'tools/call' && head.id !== undefined && head.name !== undefined) {
@@ -128,6 +131,15 @@ export class ProxySession {
       return;
     }
     this.wiring.toServer(terminated ? [line, NEWLINE] : [line]);
+  }
+
+  /** The head of a client line (its latin1 image), its shape kept for the calls like it. */
+  private clientHead(text: string): MessageHead | undefined {
+    const known = this.shapes.match(text);
+    if (known !== undefined) return known;
+    const head = readHead(text, true);
+    if (head !== undefined) this.shapes.learn(text, head);
+    return head;
   }
 
   /** One line from the server. */
@@ -212,8 +224,13 @@ export class ProxySession {
       return;
     }
     // ASCII arguments are their own latin1 image: the spans left alone go on as slices of the
-    // line's image, never copied whole; only what the repair wrote may need UTF-8.
+    // line's image, never copied whole; only what the repair wrote may need UTF-8. A call that is
+    // all text after its repair goes on as text, written in one run with the text around it.
     const middle = ascii ? repaired.map(utf8Piece) : [utf8Piece(repaired.join(''))];
+    if (middle.every((part) => typeof part === 'string')) {
+      this.wiring.toServer([text.slice(0, span.start), ...middle, text.slice(span.end), ...(terminated ? ['\n'] : [])]);
+      return;
+    }
     this.wiring.toServer([piece(line, 0, span.start), ...middle, piece(line, span.end, line.length), ...ending]);
   }
 

@@ -1,7 +1,7 @@
 /** A server run as a child process, speaking newline-delimited JSON-RPC on its stdio. */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
-import { Outlet } from './outlet.js';
+import { batch, Outlet } from './outlet.js';
 import type { Connect } from './upstream.js';
 
 /** Status 127, as a shell gives, when the server command cannot be started. */
@@ -22,7 +22,7 @@ export function stdioUpstream(command: readonly string[]): Connect {
     child.on('spawn', () => {
       started = true;
     });
-    child.stdout.on('data', (chunk: Buffer) => side.reader.push(chunk));
+    child.stdout.on('data', (chunk: Buffer) => batch(() => side.reader.push(chunk)));
     child.stdout.on('end', () => side.reader.end());
     const done = new Promise<number>((resolve) => {
       child.on('error', (error: NodeJS.ErrnoException) => {
