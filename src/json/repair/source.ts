@@ -16,7 +16,7 @@ export class Source {
   constructor(original: string, offset: number, end: number) {
     this.original = original;
     this.offset = offset;
-    this.body = offset === 0 && end === original.length ? original : original.slice(offset, end);
+    this.body = offset === 0 && end === original.length ? original : flatSlice(original, offset, end);
   }
 
   /** Throws: the text is not JSON that can be repaired with one reading. */
@@ -33,4 +33,14 @@ export class Source {
   describe(at: number): string {
     return at >= this.body.length ? 'end of input' : JSON.stringify(this.body[at]);
   }
+}
+
+/**
+ * `text.slice(start, end)` as a string of its own. V8 makes a slice a view into its parent, and
+ * reads one character by character about a tenth more slowly (measured on a 5 KB call): joining
+ * two halves makes a flat copy, which costs less than that.
+ */
+function flatSlice(text: string, start: number, end: number): string {
+  const middle = (start + end) >> 1;
+  return [text.slice(start, middle), text.slice(middle, end)].join('');
 }
