@@ -173,6 +173,13 @@ describe('Outlet', () => {
     expect(second.writes).toEqual([Buffer.from('b')]);
   });
 
+  test('an outlet written before a batch in the same turn: all it has goes out when the batch returns, in order', () => {
+    const { outlet, writes } = recorded();
+    outlet.write('a');
+    batch(() => outlet.write('b'));
+    expect(writes).toEqual([Buffer.from('ab')]);
+  });
+
   test('a batch that throws still sends what it wrote', () => {
     const { outlet, writes } = recorded();
     expect(() =>
@@ -218,6 +225,8 @@ describe('CallShapes', () => {
     ['text after the line', call('2', '{"a":1}') + ' x'],
     ['arguments never closed', call('2', '{"a":[1}')],
     ['not JSON after the arguments', call('2', '{"a":1}]')],
+    ['an id ending in the key readHead looks for first', call('"arguments"', '{"a":}')],
+    ['an id ending in the key, escaped', call('"\\"arguments"', '{"a":1}')],
   ])('no match: %s', (_name, text) => {
     expect(learned(call('1', '{"a":5.0}')).match(text)).toBeUndefined();
   });

@@ -8,7 +8,7 @@
  * line is read without scanning its envelope again. Anything else is not a match, and the line
  * is read in full.
  */
-import { endOfContainer, idTokenAt, type MessageHead, type MessageId } from './message.js';
+import { ARGUMENTS_KEY, endOfContainer, idTokenAt, type MessageHead, type MessageId } from './message.js';
 
 /** A head read before, as the fixed text around its id and its arguments. */
 interface Shape {
@@ -64,7 +64,9 @@ function matchShape(shape: Shape, text: string): MessageHead | undefined {
   const firstStart = before.length;
   if (text.slice(0, firstStart) !== before) return undefined;
   const first = readSlot(text, firstStart, idFirst);
-  if (first === undefined) return undefined;
+  // A string id that ends in `"arguments"` holds the key `readHead` looks for first, before the
+  // arguments: such a line is read in full, as `readHead` would.
+  if (first === undefined || (idFirst && text.startsWith(ARGUMENTS_KEY, first.end - ARGUMENTS_KEY.length))) return undefined;
   const secondStart = first.end + between.length;
   if (text.slice(first.end, secondStart) !== between) return undefined;
   const second = readSlot(text, secondStart, !idFirst);

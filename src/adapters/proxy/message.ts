@@ -45,7 +45,8 @@ export interface MessageHead {
 
 /** Thrown by the visitor to stop reading once the rest of the line cannot matter. */
 const ENOUGH = Symbol('enough');
-const ARGUMENTS_KEY = '"arguments"';
+/** The key `readHead` looks for first (with `indexOf`) to locate the arguments. */
+export const ARGUMENTS_KEY = '"arguments"';
 
 /**
  * Reads the head of one line (`text` is its latin1 image). A line that is not a JSON object, or

@@ -56,6 +56,8 @@ export class Outlet {
   private gathered: Piece[] = [];
   private gatheredSize = 0;
   private scheduled = false;
+  /** A batch that runs holds this outlet, to send what it gathered when it returns. */
+  private held = false;
   /** Long text still to be written in slices, and what was written after it. */
   private readonly queue: Piece[] = [];
   private blocked = false;
@@ -90,10 +92,14 @@ export class Outlet {
     }
     this.gathered.push(piece);
     this.gatheredSize += piece.length;
-    if (!this.scheduled) {
+    if (held !== null) {
+      if (!this.held) {
+        this.held = true;
+        held.push(this);
+      }
+    } else if (!this.scheduled) {
       this.scheduled = true;
-      if (held === null) process.nextTick(this.send);
-      else held.push(this);
+      process.nextTick(this.send);
     }
   }
 
@@ -104,8 +110,9 @@ export class Outlet {
     if (!this.blocked) this.flush();
   }
 
-  /** Sends what the batch gathered (see `batch`). */
+  /** Sends what the batch gathered, and what this turn wrote before it (see `batch`). */
   sendGathered(): void {
+    this.held = false;
     this.send();
   }
 
