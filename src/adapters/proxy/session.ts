@@ -224,14 +224,11 @@ export class ProxySession {
       return;
     }
     // ASCII arguments are their own latin1 image: the spans left alone go on as slices of the
-    // line's image, never copied whole; only what the repair wrote may need UTF-8. A call that is
-    // all text after its repair goes on as text, written in one run with the text around it.
+    // line's image, never copied whole; only what the repair wrote may need UTF-8. The bytes
+    // around the arguments go as slices of the image too, so a call that is all text after its
+    // repair is written in one run with the text around it.
     const middle = ascii ? repaired.map(utf8Piece) : [utf8Piece(repaired.join(''))];
-    if (middle.every((part) => typeof part === 'string')) {
-      this.wiring.toServer([text.slice(0, span.start), ...middle, text.slice(span.end), ...(terminated ? ['\n'] : [])]);
-      return;
-    }
-    this.wiring.toServer([piece(line, 0, span.start), ...middle, piece(line, span.end, line.length), ...ending]);
+    this.wiring.toServer([text.slice(0, span.start), ...middle, text.slice(span.end), ...ending]);
   }
 
   /**
@@ -273,11 +270,6 @@ function utf8Piece(text: string): Piece {
 /** The latin1 image of a line. */
 function latin1Of(line: Line): string {
   return typeof line === 'string' ? line : line.toString('latin1');
-}
-
-/** The bytes `from`..`to` of a line, without a copy. */
-function piece(line: Line, from: number, to: number): Piece {
-  return typeof line === 'string' ? line.slice(from, to) : line.subarray(from, to);
 }
 
 /** The `result` of a response line, parsed; `undefined` when the line is not one. */
