@@ -225,10 +225,10 @@ export class ProxySession {
     }
     // ASCII arguments are their own latin1 image: the spans left alone go on as slices of the
     // line's image, never copied whole; only what the repair wrote may need UTF-8. The bytes
-    // around the arguments go as slices of the image too, so a call that is all text after its
+    // around the arguments, and the newline, go as text too, so a call that is all text after its
     // repair is written in one run with the text around it.
     const middle = ascii ? repaired.map(utf8Piece) : [utf8Piece(repaired.join(''))];
-    this.wiring.toServer([text.slice(0, span.start), ...middle, text.slice(span.end), ...ending]);
+    this.wiring.toServer(terminated ? [text.slice(0, span.start), ...middle, text.slice(span.end), '\n'] : [text.slice(0, span.start), ...middle, text.slice(span.end)]);
   }
 
   /**
