@@ -1,8 +1,20 @@
 import { expect, test } from 'vitest';
 import { coerceArgs, coerceArgsJson, parseArgs, stringifyArgs } from '../src/index.js';
-import { coerceArgsJsonPieces } from '../src/repair/coerce.js';
+import { coerceArgsJsonEdits, type TextEdit } from '../src/repair/coerce.js';
 
 // Lenient mode on the text path: only the spans that change are rewritten, every other byte kept.
+
+/** `text` with `edits` applied, the plain way. */
+const applyEdits = (text: string, edits: readonly TextEdit[]): string => {
+  let output = '';
+  let from = 0;
+  for (const edit of edits) {
+    expect(edit.start).toBeGreaterThanOrEqual(from);
+    output += text.slice(from, edit.start) + edit.text;
+    from = edit.end;
+  }
+  return output + text.slice(from);
+};
 const typed = (type: string) => ({ type });
 const schema = {
   type: 'object',
@@ -29,10 +41,11 @@ const ROWS: [name: string, input: string, expected: string][] = [
 test.each(ROWS)('%s', (_name, input, expected) => {
   const output = coerceArgsJson(input, schema, { lenient: true });
   expect(output).toBe(expected);
-  // The proxy writes the same output as its pieces: the spans left alone, and what was rewritten.
-  const pieces = coerceArgsJsonPieces(input, schema, { lenient: true });
-  expect(pieces.join('')).toBe(expected);
-  if (expected !== input) expect(pieces.length).toBeGreaterThan(1);
+  // The proxy writes the same output as the input's bytes with the rewritten spans spliced in.
+  const edits = coerceArgsJsonEdits(input, schema, { lenient: true });
+  expect(applyEdits(input, edits)).toBe(expected);
+  expect(edits.length > 0).toBe(expected !== input);
+  for (const edit of edits) expect(input.slice(edit.start, edit.end)).not.toBe(edit.text);
   // The same decisions as the object path, value for value.
   expect(stringifyArgs(parseArgs(output))).toBe(stringifyArgs(coerceArgs(parseArgs(input), schema, { lenient: true }).value));
 });
@@ -40,22 +53,20 @@ test.each(ROWS)('%s', (_name, input, expected) => {
 test('nothing to change gives the input string back', () => {
   const input = '{ "page": 2, "tags": ["a"] }';
   expect(coerceArgsJson(input, schema, { lenient: true })).toBe(input);
-  const pieces = coerceArgsJsonPieces(input, schema, { lenient: true });
-  expect(pieces).toHaveLength(1);
-  expect(pieces[0]).toBe(input);
+  expect(coerceArgsJsonEdits(input, schema, { lenient: true })).toEqual([]);
 });
 
 test.each([
-  ['more rewrites than one chunk of pieces holds', `[${Array.from({ length: 5000 }, (_, i) => `${i}.0`).join(', ')}]`, { type: 'array', items: { type: 'integer' } }, {}],
-  ['a repeated key: read by the object model, one piece', '{"page": 2.0, "page": 2.0}', schema, {}],
+  ['more rewrites than one chunk of output holds', `[${Array.from({ length: 5000 }, (_, i) => `${i}.0`).join(', ')}]`, { type: 'array', items: { type: 'integer' } }, {}],
+  ['a repeated key: read by the object model, one edit over the whole text', '{"page": 2.0, "page": 2.0}', schema, {}],
   ['double-encoded arguments under the syntax rule', JSON.stringify('{"page": 3.0}'), schema, { lenient: true }],
   ['a schema whose reading throws: the text as it is', '{"page": 3.0}', new Proxy({}, { get: () => { throw new Error('hostile'); } }), {}],
-] as const)('the pieces join to what coerceArgsJson returns: %s', (_name, input, rowSchema, options) => {
-  expect(coerceArgsJsonPieces(input, rowSchema, options).join('')).toBe(coerceArgsJson(input, rowSchema, options));
+] as const)('the edits give what coerceArgsJson returns: %s', (_name, input, rowSchema, options) => {
+  expect(applyEdits(input, coerceArgsJsonEdits(input, rowSchema, options))).toBe(coerceArgsJson(input, rowSchema, options));
 });
 
-test('the pieces refuse what coerceArgsJson refuses', () => {
-  expect(() => coerceArgsJsonPieces('{"page": 1.0', schema)).toThrow(/cut off|end of input/i);
+test('the edits refuse what coerceArgsJson refuses', () => {
+  expect(() => coerceArgsJsonEdits('{"page": 1.0', schema)).toThrow(/cut off|end of input/i);
 });
 
 test('a repeated key is read by the object model and written back compact', () => {

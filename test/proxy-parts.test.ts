@@ -4,9 +4,11 @@ import { LineReader, type Line } from '../src/adapters/proxy/framing.js';
 import fc from 'fast-check';
 import { CallShapes } from '../src/adapters/proxy/call-shapes.js';
 import { readHead, type MessageHead } from '../src/adapters/proxy/message.js';
-import { batch, Outlet, type Piece } from '../src/adapters/proxy/outlet.js';
+import { batch, bytesOf, Outlet, type Piece } from '../src/adapters/proxy/outlet.js';
 import { Writable } from 'node:stream';
 import { ProxySession } from '../src/adapters/proxy/session.js';
+import { SplicedLine } from '../src/adapters/proxy/splice.js';
+import type { TextEdit } from '../src/repair/text-path.js';
 
 type Event = ['line', string, boolean] | ['through', string];
 
@@ -286,7 +288,7 @@ describe('ProxySession splicing', () => {
     session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'), true);
     session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result: TOOLS })), true);
     session.fromClient(call, true);
-    return Buffer.concat(messages.at(-1)!.map((piece) => (typeof piece === 'string' ? Buffer.from(piece, 'latin1') : piece)));
+    return Buffer.concat(messages.at(-1)!.map(bytesOf));
   }
 
   test('ASCII arguments whose repair writes non-ASCII: the written value goes as UTF-8', () => {
@@ -301,7 +303,7 @@ describe('ProxySession splicing', () => {
 
   test('calls of one shape: each read by the shape of the first, each repaired, an unlike one read in full', () => {
     const messages: Buffer[] = [];
-    const session = new ProxySession({ lenient: true }, { toServer: (pieces) => messages.push(Buffer.concat(pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece, 'latin1') : piece)))), toClient: () => undefined, report: () => undefined });
+    const session = new ProxySession({ lenient: true }, { toServer: (pieces) => messages.push(Buffer.concat(pieces.map(bytesOf))), toClient: () => undefined, report: () => undefined });
     session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'), true);
     session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result: TOOLS })), true);
     const call = (id: string, args: string, meta = ''): string => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{${meta}"name":"t","arguments":${args}}}`;
@@ -313,5 +315,64 @@ describe('ProxySession splicing', () => {
   test('nothing to repair: the line itself goes on', () => {
     const call = Buffer.from('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"t","arguments":{"n":4}}}');
     expect(sent(call, true).equals(Buffer.concat([call, Buffer.from('\n')]))).toBe(true);
+  });
+});
+
+describe('SplicedLine', () => {
+  /** The line's bytes with each edit's span replaced by the UTF-8 of its text, the plain way. */
+  function reference(line: Buffer, offset: number, edits: readonly TextEdit[], terminated: boolean): Buffer {
+    const parts: Buffer[] = [];
+    let from = 0;
+    for (const edit of edits) {
+      parts.push(line.subarray(from, offset + edit.start), Buffer.from(edit.text, 'utf8'));
+      from = offset + edit.end;
+    }
+    parts.push(line.subarray(from), Buffer.from(terminated ? '\n' : ''));
+    return Buffer.concat(parts);
+  }
+
+  const texts = fc.oneof(fc.constantFrom('', '5', '-7', '[1]', '"é"', '["x"]'), fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 8 }));
+
+  test('writes the line with its edits applied, wherever it lands in the buffer, as the plain splice does', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 120 }), fc.nat(), fc.array(fc.tuple(fc.nat(), fc.nat({ max: 6 }), texts), { maxLength: 6 }), fc.boolean(), fc.nat({ max: 8 }), fc.nat({ max: 40 }), (bytes, offsetSeed, rawEdits, terminated, before, slack) => {
+        const line = Buffer.from(bytes);
+        const offset = offsetSeed % (line.length + 1);
+        // Edits in order, not overlapping, within the arguments (offset..end of the line).
+        const edits: TextEdit[] = [];
+        let at = 0;
+        for (const [gap, width, text] of rawEdits) {
+          const start = at + (gap % 5);
+          const end = start + width;
+          if (offset + end > line.length) break;
+          edits.push({ start, end, text });
+          at = end;
+        }
+        const expected = reference(line, offset, edits, terminated);
+        const spliced = new SplicedLine(line, offset, edits, terminated);
+        expect(spliced.length).toBe(expected.length);
+        expect(spliced.toBuffer()).toEqual(expected);
+        // Into a larger buffer: at `before`, with `slack` bytes after it (none: no room for the whole line).
+        const target = Buffer.alloc(before + expected.length + slack, 0xee);
+        spliced.copyInto(target, before);
+        expect(target.subarray(before, before + expected.length)).toEqual(expected);
+        expect(target.subarray(0, before).every((byte) => byte === 0xee)).toBe(true);
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  test('shrinking edits over a line with room after it: the fast path, several edits', () => {
+    const line = Buffer.from('{"params":{"arguments":{"a":1.0,"b":[2.0,3.00],"c":"é"}}}');
+    const args = line.indexOf('{"a"');
+    const text = line.subarray(args).toString('latin1');
+    const edits = ['1.0', '2.0', '3.00'].map((literal) => {
+      const start = text.indexOf(literal);
+      return { start, end: start + literal.length, text: literal.split('.')[0]! };
+    });
+    const spliced = new SplicedLine(line, args, edits, true);
+    const target = Buffer.alloc(spliced.length + 10);
+    spliced.copyInto(target, 0);
+    expect(target.subarray(0, spliced.length).toString('utf8')).toBe('{"params":{"arguments":{"a":1,"b":[2,3],"c":"é"}}}\n');
   });
 });

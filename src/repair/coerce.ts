@@ -3,13 +3,15 @@ import { resolveRules } from './lenient.js';
 import { stringifyArgs } from '../json/lossless.js';
 import type { IntegerRange } from '../json/numbers.js';
 import { hasWork, planFor, planOrNull } from '../schema/plan.js';
-import { rewriteLiterals } from './text-path.js';
+import { rewriteLiterals, type TextEdit } from './text-path.js';
 import { ArgsParseError } from '../json/errors.js';
 import { skipSpace } from '../json/scanner.js';
 import { markTruncation } from '../json/repair/repair.js';
 import { readArgsText } from './read-text.js';
 import type { CoerceOptions, CoerceResult, Refusal } from './types.js';
 import { Coercion, walk } from './walk.js';
+
+export type { TextEdit } from './text-path.js';
 
 const NOTHING: readonly never[] = Object.freeze([]);
 const RANGES: readonly IntegerRange[] = ['int64', 'safe', 'unbounded'];
@@ -84,32 +86,33 @@ export function coerceArgsJson(text: string, schema: unknown, options?: CoerceOp
 }
 
 /**
- * `coerceArgsJson`, its output handed back as the pieces it is made of, in order (joined, they
- * are the string `coerceArgsJson` returns): the spans the coercion leaves alone are slices of
- * `text`, not copies, so the proxy writes arguments of any size without a second copy of them.
+ * `coerceArgsJson`, its output handed back as the spans of `text` it rewrites, in order (applied,
+ * they give the string `coerceArgsJson` returns; none when nothing changes):
+ * the proxy writes everything between them as the bytes it read, without a copy of the text.
+ * Where the object model or syntax repair writes the output, one edit spans the whole text.
  *
  * @throws {ArgsParseError} As `coerceArgsJson` does.
  */
-export function coerceArgsJsonPieces(text: string, schema: unknown, options?: CoerceOptions): readonly string[] {
-  return coerceText(text, schema, options, true) as readonly string[];
+export function coerceArgsJsonEdits(text: string, schema: unknown, options?: CoerceOptions): readonly TextEdit[] {
+  return coerceText(text, schema, options, true) as readonly TextEdit[];
 }
 
-/** The text path: the output string, or with `asPieces` its pieces (see `rewriteLiterals`). */
-function coerceText(text: string, schema: unknown, options: CoerceOptions | undefined, asPieces: boolean): string | readonly string[] {
+/** The text path: the output string, or with `asEdits` the spans it rewrites (see `rewriteLiterals`). */
+function coerceText(text: string, schema: unknown, options: CoerceOptions | undefined, asEdits: boolean): string | readonly TextEdit[] {
   if (typeof text !== 'string') throw new ArgsParseError(`expected a string, got ${text === null ? 'null' : typeof text}`);
   const rules = resolveRules(options?.lenient);
   const syntax = rules !== null && rules.syntax;
   // A root string may be double-encoded arguments: under `syntax` the repairing reader decides.
   let strictError: ArgsParseError | undefined;
   if (!syntax || text.charCodeAt(skipSpace(text, 0)) !== 0x22) {
-    let rewritten: string | readonly string[] | undefined;
+    let rewritten: string | readonly TextEdit[] | undefined;
     try {
-      rewritten = rewriteLiterals(text, planOrNull(schema), rangeOf(options?.integerRange), rules, asPieces);
+      rewritten = rewriteLiterals(text, planOrNull(schema), rangeOf(options?.integerRange), rules, asEdits);
     } catch (error) {
       if (!(error instanceof ArgsParseError)) {
         // Reading the schema threw (a hostile getter or Proxy): the text stays as it is, if it is JSON.
         readArgsText(text, undefined, false);
-        return asPieces ? [text] : text;
+        return asEdits ? [] : text;
       }
       if (!syntax) throw markTruncation(text, error);
       strictError = error;
@@ -119,9 +122,9 @@ function coerceText(text: string, schema: unknown, options: CoerceOptions | unde
   const read = readArgsText(text, schema, syntax, strictError);
   const { value } = coerceArgs(read.value, schema, options);
   const output = value === read.value ? read.text : stringifyArgs(value);
-  return asPieces ? [output] : output;
+  if (!asEdits) return output;
+  return output === text ? [] : [{ start: 0, end: text.length, text: output }];
 }
-
 
 /**
  * The display string of a tool call, made by the very same coercion as dispatch, so what a

@@ -15,28 +15,35 @@ import type { Rules } from './lenient.js';
 import { foldsEnumCase } from './enum-case.js';
 import { Coercion, decide } from './walk.js';
 
+/** One span of a text rewritten: the characters `start..end` become `text`. */
+export interface TextEdit {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
 /**
  * Rewrites the spans of `text` that coercion changes (integer literals at integer positions, and
  * with `rules` the scalars lenient rules convert, each decided exactly as the object path decides
- * it), and returns `text` itself when none changed. With `asPieces`, the output comes as the
- * pieces it is made of, in order (`[text]` when nothing changed): the spans left alone are slices
- * of `text`, not copies, so text of any size can be written on without a second copy of it.
+ * it), and returns `text` itself when none changed. With `asEdits`, the output comes as the spans
+ * rewritten, in order (none when nothing changed): everything between them is `text` as it is, so a
+ * caller holding the text's bytes writes those on as they are.
  * Returns `undefined` when an object repeats a key: what that means is the object model's call
  * (see `parseArgs`), so the caller takes that path.
  *
  * @throws {ArgsParseError} When `text` is not JSON.
  */
-export function rewriteLiterals(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asPieces: boolean): string | readonly string[] | undefined {
+export function rewriteLiterals(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asEdits: boolean): string | readonly TextEdit[] | undefined {
   // One rewriter is reused from call to call (its stacks keep their capacity); a nested call,
   // should one ever happen, gets a fresh one.
   const rewriter = idle ?? new LiteralRewriter();
   idle = undefined;
   try {
-    rewriter.reset(text, root, range, rules);
+    rewriter.reset(text, root, range, rules, asEdits);
     scanJson(text, rewriter);
-    return asPieces ? rewriter.pieceList() : rewriter.result();
+    return rewriter.result();
   } finally {
-    rewriter.reset('', null, range, null);
+    rewriter.reset('', null, range, null, false);
     idle = rewriter;
   }
 }
@@ -77,6 +84,8 @@ class LiteralRewriter implements JsonVisitor {
   private readonly keySets: (Set<string> | undefined)[] = [];
   /** The node of the next value: the root, or the one its object key chose. */
   private pending: PlanNode | null = null;
+  /** The spans rewritten so far, when they are the output asked for; else null. */
+  private edits: TextEdit[] | null = null;
   /** The current chunk's pieces (null while nothing changed), and its characters so far. */
   private pieces: string[] | null = null;
   private size = 0;
@@ -85,8 +94,9 @@ class LiteralRewriter implements JsonVisitor {
   private copied = 0;
   private duplicate = false;
 
-  reset(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null): void {
+  reset(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asEdits: boolean): void {
     this.text = text;
+    this.edits = asEdits ? [] : null;
     this.range = range;
     this.rules = rules;
     this.coercion = null;
@@ -104,8 +114,10 @@ class LiteralRewriter implements JsonVisitor {
     }
   }
 
-  result(): string | undefined {
+  /** The output: the string, or the spans rewritten when they were asked for (see `rewriteLiterals`). */
+  result(): string | readonly TextEdit[] | undefined {
     if (this.duplicate) return undefined;
+    if (this.edits !== null) return this.edits;
     if (this.pieces === null) return this.text;
     this.add(this.text.slice(this.copied));
     if (this.chunks === null) return this.pieces.join('');
@@ -114,14 +126,6 @@ class LiteralRewriter implements JsonVisitor {
     let output = '';
     for (const chunk of this.chunks) output += chunk;
     return output;
-  }
-
-  /** The output as its pieces, in order (see `rewriteLiterals`). */
-  pieceList(): readonly string[] | undefined {
-    if (this.duplicate) return undefined;
-    if (this.pieces === null) return [this.text];
-    this.add(this.text.slice(this.copied));
-    return this.chunks === null ? this.pieces : this.chunks.concat(this.pieces);
   }
 
   open(isArray: boolean): void {
@@ -200,8 +204,15 @@ class LiteralRewriter implements JsonVisitor {
     return hasWork(node, this.work) ? node : null;
   }
 
-  /** Writes the text from the copy mark up to `start`, then `replacement`, and moves the mark to `end`. */
+  /**
+   * Writes the text from the copy mark up to `start`, then `replacement`, and moves the mark to
+   * `end`; or, when edits are the output, records the edit.
+   */
   private emit(start: number, replacement: string, end: number): void {
+    if (this.edits !== null) {
+      this.edits.push({ start, end, text: replacement });
+      return;
+    }
     this.pieces ??= [];
     this.add(this.text.slice(this.copied, start));
     this.add(replacement);

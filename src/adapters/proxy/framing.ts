@@ -66,12 +66,14 @@ export class LineReader {
       from = at + 1;
     }
     if (from < chunk.length && this.sink.passes(from === 0 ? chunk : chunk.subarray(from))) {
-      const last = chunk.lastIndexOf(NEWLINE);
+      // A chunk of whole lines (the usual case) goes through as it came.
+      const last = chunk[chunk.length - 1] === NEWLINE ? chunk.length - 1 : chunk.lastIndexOf(NEWLINE);
       if (last >= from) {
-        this.sink.through(chunk.subarray(from, last + 1));
+        this.sink.through(from === 0 && last === chunk.length - 1 ? chunk : chunk.subarray(from, last + 1));
         from = last + 1;
       }
     }
+    if (from === chunk.length) return;
     for (let at = chunk.indexOf(NEWLINE, from); at !== -1; at = chunk.indexOf(NEWLINE, from)) {
       this.sink.line(chunk.subarray(from, at), true);
       from = at + 1;

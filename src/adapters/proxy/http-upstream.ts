@@ -11,7 +11,7 @@ import { constants } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createParser } from 'eventsource-parser';
 import { readHead } from './message.js';
-import type { Piece } from './outlet.js';
+import { bytesOf, type Piece } from './outlet.js';
 import type { Connect, UpstreamSide } from './upstream.js';
 
 /** JSON-RPC's "server error" code, used when the endpoint cannot be reached or refuses a message. */
@@ -75,7 +75,7 @@ class HttpUpstream {
   }
 
   send(pieces: readonly Piece[]): void {
-    const bytes = Buffer.concat(pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece, 'latin1') : piece)));
+    const bytes = Buffer.concat(pieces.map(bytesOf));
     const body = bytes[bytes.length - 1] === LF ? bytes.subarray(0, -1) : bytes;
     if (body.length === 0 || this.closed) return;
     const sent = this.post(body).finally(() => this.inFlight.delete(sent));

@@ -12,6 +12,7 @@
  * strictly: a call is read once, and a line is valid JSON exactly when its head is found and its
  * arguments are read.
  */
+import buffer from 'node:buffer';
 import { decodeString, scalarEnd, scanJson, skipSpace, type JsonVisitor } from '../../json/scanner.js';
 
 /** A JSON-RPC id as a map key: the number or the decoded string. */
@@ -141,6 +142,14 @@ export function idTokenAt(text: string, at: number): { id: MessageId; end: numbe
 /** Decodes the UTF-8 bytes of a token from its latin1 image. */
 export function utf8Of(latin1: string): string {
   return Buffer.from(latin1, 'latin1').toString('utf8');
+}
+
+/** `isAscii` of `node:buffer` (SIMD), where Node has it (18.15 and later). */
+const asciiBuffer = (buffer as { isAscii?: (bytes: Buffer) => boolean }).isAscii;
+
+/** Whether `bytes` are all ASCII; false too where Node cannot tell quickly (before 18.15). */
+export function isAsciiBytes(bytes: Buffer): boolean {
+  return asciiBuffer !== undefined && asciiBuffer(bytes);
 }
 
 /** Whether the latin1 image holds only ASCII, so it reads the same as UTF-8. */

@@ -12,9 +12,10 @@
  * after a `drain`.
  */
 import type { Writable } from 'node:stream';
+import { SplicedLine } from './splice.js';
 
-/** Bytes to write: a `Buffer`, or a latin1 string (one character per byte). */
-export type Piece = Buffer | string;
+/** Bytes to write: a `Buffer`, a latin1 string (one character per byte), or a repaired line. */
+export type Piece = Buffer | string | SplicedLine;
 
 /** What an outlet tells the side it reads from. */
 export interface Source {
@@ -137,7 +138,7 @@ export class Outlet {
 
   /** Hands one piece to the stream; a full stream blocks the queue and pauses the source. */
   private put(piece: Piece): void {
-    const flowing = typeof piece === 'string' ? this.stream.write(piece, 'latin1') : this.stream.write(piece);
+    const flowing = typeof piece === 'string' ? this.stream.write(piece, 'latin1') : this.stream.write(bytesOf(piece));
     if (!flowing && !this.gone && !this.blocked) {
       this.blocked = true;
       this.source.pause();
@@ -200,9 +201,16 @@ function join(pieces: readonly Piece[], size: number): Buffer {
       at += joined.write(text, at, 'latin1');
       text = '';
     }
-    joined.set(piece, at);
+    if (piece instanceof SplicedLine) piece.copyInto(joined, at);
+    else joined.set(piece, at);
     at += piece.length;
   }
   if (text !== '') joined.write(text, at, 'latin1');
   return joined;
+}
+
+/** The bytes of a piece, in a buffer. */
+export function bytesOf(piece: Piece): Buffer {
+  if (typeof piece === 'string') return Buffer.from(piece, 'latin1');
+  return piece instanceof SplicedLine ? piece.toBuffer() : piece;
 }

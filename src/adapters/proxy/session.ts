@@ -5,12 +5,13 @@
  * line is forwarded as the very bytes it came as, read at most as far as its method.
  */
 import { randomUUID } from 'node:crypto';
-import { prepareToolCall } from '../../index.js';
-import { coerceArgsJsonPieces } from '../../repair/coerce.js';
+import { coerceArgsJson, prepareToolCall } from '../../index.js';
+import { coerceArgsJsonEdits, type TextEdit } from '../../repair/coerce.js';
 import type { ArgsValidator, CoerceOptions } from '../../index.js';
 import { ToolSchemas } from '../tool-schemas.js';
 import { CallShapes } from './call-shapes.js';
-import { isAscii, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
+import { isAscii, isAsciiBytes, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
+import { SplicedLine, splicedText } from './splice.js';
 import type { Line } from './framing.js';
 import type { Piece } from './outlet.js';
 
@@ -209,26 +210,23 @@ export class ProxySession {
       return;
     }
     const raw = text.slice(span.start, span.end);
-    const ascii = isAscii(raw);
+    const ascii = (typeof line !== 'string' && isAsciiBytes(line)) || isAscii(raw);
     const argsText = ascii ? raw : utf8Of(raw);
-    let repaired: readonly string[];
+    const options = span.unread ? this.strictOptions : this.coerceOptions;
+    let edits: readonly TextEdit[];
     try {
-      repaired = coerceArgsJsonPieces(argsText, schema, span.unread ? this.strictOptions : this.coerceOptions);
+      // ASCII arguments are their own latin1 image: an edit's offsets are byte offsets.
+      edits = ascii ? coerceArgsJsonEdits(argsText, schema, options) : wholeEdit(argsText, raw.length, schema, options);
     } catch {
       this.wiring.toServer([line, ...ending]);
       return;
     }
     if (!this.settle(argsText, schema, name, head.id!)) return;
-    if (repaired.length === 1 && repaired[0] === argsText) {
+    if (edits.length === 0) {
       this.wiring.toServer([line, ...ending]);
       return;
     }
-    // ASCII arguments are their own latin1 image: the spans left alone go on as slices of the
-    // line's image, never copied whole; only what the repair wrote may need UTF-8. The bytes
-    // around the arguments, and the newline, go as text too, so a call that is all text after its
-    // repair is written in one run with the text around it.
-    const middle = ascii ? repaired.map(utf8Piece) : [utf8Piece(repaired.join(''))];
-    this.wiring.toServer(terminated ? [text.slice(0, span.start), ...middle, text.slice(span.end), '\n'] : [text.slice(0, span.start), ...middle, text.slice(span.end)]);
+    this.wiring.toServer(typeof line === 'string' ? splicedText(line, span.start, edits, terminated) : [new SplicedLine(line, span.start, edits, terminated)]);
   }
 
   /**
@@ -262,9 +260,13 @@ function mayName(line: Line, name: string, bytes: Buffer): boolean {
   return typeof line === 'string' ? line.includes(name) || line.includes(ESCAPE) : line.includes(bytes) || line.includes(ESCAPE_BYTES);
 }
 
-/** Text as bytes to write: itself when it is ASCII (its own latin1 image), else its UTF-8. */
-function utf8Piece(text: string): Piece {
-  return isAscii(text) ? text : Buffer.from(text, 'utf8');
+/**
+ * The repair of arguments that are not ASCII, whose offsets would count UTF-16 units, not bytes:
+ * one edit over all `bytes` of them, none when nothing changes.
+ */
+function wholeEdit(argsText: string, bytes: number, schema: unknown, options: CoerceOptions): readonly TextEdit[] {
+  const output = coerceArgsJson(argsText, schema, options);
+  return output === argsText ? [] : [{ start: 0, end: bytes, text: output }];
 }
 
 /** The latin1 image of a line. */
