@@ -186,7 +186,8 @@ export class Outlet {
 /**
  * Pieces of `size` bytes in all, copied into one buffer (text as latin1, one byte per character).
  * A run of text pieces is concatenated first (a rope, no copy) and written in one call: per piece,
- * the call costs more than the bytes it copies.
+ * the call costs more than the bytes it copies. Pieces are written in order, so what a spliced
+ * line writes past its own bytes is written over by the pieces after it.
  */
 function join(pieces: readonly Piece[], size: number): Buffer {
   const joined = Buffer.allocUnsafe(size);

@@ -1,6 +1,7 @@
 /**
  * The bytes of a repaired call: the line as it came, with the spans the repair rewrote in its
  * arguments replaced by their UTF-8. Every other byte is the line's own, whatever its encoding.
+ * (Arguments that are not ASCII are rewritten whole: their span is the one edit.)
  */
 import type { TextEdit } from '../../repair/coerce.js';
 import { isAscii } from './message.js';
@@ -40,7 +41,11 @@ export class SplicedLine {
     this.shrinks = shrinks;
   }
 
-  /** Writes the bytes into `target` from `at` on (`length` of them; past them, with room, bytes that are written over next). */
+  /**
+   * Writes the bytes into `target` from `at` on: `length` of them. Where the target has room, the
+   * bytes after them, up to `at` + the line's length, may be written too (with the line's tail):
+   * the caller writes what follows afterwards, as `join` does, or owns those bytes.
+   */
   copyInto(target: Buffer, at: number): void {
     const { line, offset, edits } = this;
     if (this.shrinks && at + line.length <= target.length) {
