@@ -182,6 +182,37 @@ describe('Outlet', () => {
     expect(writes).toEqual([Buffer.from('ab')]);
   });
 
+  test('a full stream: the source pauses, and on drain resumes; the stream is corked only to write what waited', () => {
+    const writes: Buffer[] = [];
+    let corks = 0;
+    const stream = new Writable({ highWaterMark: 4, write: (chunk: Buffer, _encoding, done) => (writes.push(Buffer.from(chunk)), setImmediate(done)) });
+    const cork = stream.cork.bind(stream);
+    stream.cork = () => (corks++, cork());
+    const source = { paused: 0, resumed: 0, pause: () => source.paused++, resume: () => source.resumed++ };
+    const outlet = new Outlet(stream, source);
+    return new Promise<void>((resolve) => {
+      batch(() => outlet.write(Buffer.from('0123456789')));
+      expect(source.paused).toBe(1);
+      // Nothing waits: the drain resumes the source without corking the stream.
+      stream.once('drain', () =>
+        setImmediate(() => {
+          expect(source.resumed).toBe(1);
+          expect(corks).toBe(0);
+          // A long text waits in the queue while the stream is full, and is written corked on drain.
+          batch(() => outlet.write(Buffer.from('abcdefghij')));
+          outlet.write('x'.repeat((1 << 20) + 1));
+          stream.once('drain', () =>
+            setImmediate(() => {
+              expect(corks).toBeGreaterThan(0);
+              expect(Buffer.concat(writes).toString('latin1')).toBe('0123456789abcdefghij' + 'x'.repeat((1 << 20) + 1));
+              resolve();
+            }),
+          );
+        }),
+      );
+    });
+  });
+
   test('a batch that throws still sends what it wrote', () => {
     const { outlet, writes } = recorded();
     expect(() =>

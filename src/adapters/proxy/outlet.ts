@@ -147,7 +147,11 @@ export class Outlet {
   }
 
   private flush(): void {
-    this.stream.cork();
+    // Corked only when there is something to write: corking a stream that has never been corked
+    // changes a field Node's own optimized stream code had taken as constant, and V8 throws that
+    // code away (seen after a drain, when the queue is usually empty).
+    const corked = this.queue.length > 0;
+    if (corked) this.stream.cork();
     while (this.queue.length > 0 && !this.blocked && !this.gone) {
       let piece = this.queue[0]!;
       if (typeof piece === 'string' && piece.length > SLICE) {
@@ -158,7 +162,7 @@ export class Outlet {
       }
       this.put(piece);
     }
-    this.stream.uncork();
+    if (corked) this.stream.uncork();
     if (this.queue.length === 0 && this.ending && !this.blocked && !this.gone) this.stream.end();
   }
 
