@@ -84,8 +84,6 @@ class LiteralRewriter implements JsonVisitor {
   private readonly keySets: (Set<string> | undefined)[] = [];
   /** The node of the next value: the root, or the one its object key chose. */
   private pending: PlanNode | null = null;
-  /** The spans rewritten so far, when they are the output asked for; else null. */
-  private edits: TextEdit[] | null = null;
   /** The current chunk's pieces (null while nothing changed), and its characters so far. */
   private pieces: string[] | null = null;
   private size = 0;
@@ -93,10 +91,14 @@ class LiteralRewriter implements JsonVisitor {
   private chunks: string[] | null = null;
   private copied = 0;
   private duplicate = false;
+  /**
+   * The spans rewritten so far, when they are the output asked for; else null. Declared last:
+   * ahead of the fields the string output uses, it made the 1 MB call 4% slower (paired runs).
+   */
+  private edits: TextEdit[] | null = null;
 
   reset(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asEdits: boolean): void {
     this.text = text;
-    this.edits = asEdits ? [] : null;
     this.range = range;
     this.rules = rules;
     this.coercion = null;
@@ -107,6 +109,7 @@ class LiteralRewriter implements JsonVisitor {
     this.chunks = null;
     this.copied = 0;
     this.duplicate = false;
+    this.edits = asEdits ? [] : null;
     // A scan that completes leaves the stacks empty; only one that threw leaves anything behind.
     if (this.nodes.length !== 0) {
       this.nodes.length = 0;
