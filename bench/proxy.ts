@@ -1,11 +1,13 @@
 /**
  * `npm run bench -- proxy`: the proxy's overhead against a bare Node stdio pass-through (the floor
  * for any proxy written in Node), with a raw precomputed-reply server and with the SDK's echo
- * server. Each round runs every route (direct, bare pipe, `schema-coerce proxy --lenient`) in a
- * rotating order; the figures are medians over the rounds, and the ratios compare routes of the
- * same round. Then, once per server, each of the bare pipe and the proxy carries one large
- * argument in a fresh process, for its peak memory. Needs the built CLI (`npm run build`). Prints a
- * table and checks the targets.
+ * server. The three routes (direct, bare pipe, `schema-coerce proxy --lenient`) run side by side,
+ * as long-lived processes, and take turns within every round: call by call one at a time, block
+ * by block with 100 calls in flight, result by result for 1 MB results. So a slow phase of the
+ * machine, which lasts seconds here, falls on every route alike. The figures are medians over the
+ * rounds, and the ratios compare routes within a round. Then, once per server, each of the bare pipe and the proxy carries one large argument in
+ * a fresh process, for its peak memory. Needs the built CLI (`npm run build`). Prints a table and
+ * checks the targets.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -16,17 +18,31 @@ const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
 const SERVERS = join(import.meta.dirname, 'proxy-servers.mjs');
 const BARE = join(import.meta.dirname, 'proxy-bare.mjs');
-const ROUNDS = Number(process.env['BENCH_PROXY_ROUNDS'] ?? 7);
+const ROUNDS = Number(process.env['BENCH_PROXY_ROUNDS'] ?? 15);
 /** The proxy's options: `--lenient` unless `BENCH_PROXY_OPTIONS` says otherwise (e.g. empty, for integer repair only). */
 const OPTIONS = (process.env['BENCH_PROXY_OPTIONS'] ?? '--lenient').split(' ').filter((option) => option !== '');
+/** Calls per route and round, one at a time. */
 const SEQUENTIAL = 500;
+/** Calls per route and round with `IN_FLIGHT` outstanding, in `BLOCKS` blocks, the routes taking turns block by block. */
 const PIPELINED = 2_000;
+const BLOCKS = 4;
 const IN_FLIGHT = 100;
+/** 1 MB results per route and round, one at a time. */
 const LARGE = 40;
-/** Calls made before measuring, so every route is measured warm (compiled), as a long-lived proxy runs. */
+/**
+ * Calls made before measuring, so every route is measured warm (compiled), as a long-lived proxy
+ * runs: five 1 MB results, then `WARM_UP` calls with `IN_FLIGHT` outstanding, then
+ * `SEQUENTIAL_WARM_UP` calls one at a time. The last are needed on their own: calls in flight
+ * arrive many to a chunk, so the stream code that one call alone takes runs rarely, and V8 would
+ * still be compiling it during the first sequential round.
+ */
 const WARM_UP = 5_000;
+const SEQUENTIAL_WARM_UP = 1_000;
 /** The arguments of every echo call: 1 KB, with one integer written as 5.0 for the proxy to repair. */
 const ARGS = `{"text":"${'a'.repeat(1000)}","count":5.0}`;
+/** The params of the measured call, and of a call whose result is 1 MB. */
+const CALL = `{"name":"echo","arguments":${ARGS}}`;
+const BIG = '{"name":"big","arguments":{"n":1}}';
 
 type Route = 'direct' | 'bare' | 'proxy';
 const ROUTES: readonly Route[] = ['direct', 'bare', 'proxy'];
@@ -38,8 +54,14 @@ interface Figures {
   readonly throughput: number;
   /** 1 MB results per second, one at a time. */
   readonly large: number;
-  /** How far the resident size of the proxy (or of the pass-through) rose past its size once started, in bytes. */
-  readonly growth: number;
+}
+
+/** What `measure` finds for one server. */
+interface Measured {
+  /** The figures of every route, round by round. */
+  readonly rounds: readonly Record<Route, Figures>[];
+  /** How far the resident size of the proxy (or of the pass-through) rose past its size once started, at its peak over the run, in bytes. */
+  readonly growth: Record<Route, number>;
 }
 
 /** A running route: lines out, replies in, counted by newline. */
@@ -98,46 +120,78 @@ function residentSize(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 
-async function measure(route: Route, server: string): Promise<Figures> {
+/** Opens a route's session: initialize, the tools list, one call; resolves to its peer. */
+async function open(route: Route, server: string): Promise<Peer> {
   const peer = new Peer(route, server);
   peer.send('initialize', '{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}');
   await peer.until(1);
   peer.notify('notifications/initialized');
   peer.send('tools/list', '{}');
-  const call = `{"name":"echo","arguments":${ARGS}}`;
-  peer.send('tools/call', call);
+  peer.send('tools/call', CALL);
   await peer.until(3);
-  const started = route === 'direct' ? 0 : residentSize(peer.pid).rss;
+  return peer;
+}
 
+/** One call at a time through `peer`: its round trip, in ms. */
+async function roundTrip(peer: Peer, params: string): Promise<number> {
+  const began = process.hrtime.bigint();
+  peer.send('tools/call', params);
+  await peer.until(peer.sent);
+  return Number(process.hrtime.bigint() - began) / 1e6;
+}
+
+/** `count` calls of `params` through each route, one at a time, the routes taking turns call by call. */
+async function interleaved(peers: Record<Route, Peer>, params: string, count: number): Promise<Record<Route, number[]>> {
+  const times: Record<Route, number[]> = { direct: [], bare: [], proxy: [] };
+  for (let i = 0; i < count; i++) {
+    for (const route of rotated(i)) times[route].push(await roundTrip(peers[route], params));
+  }
+  return times;
+}
+
+/** The routes, starting at the `turn`th. */
+const rotated = (turn: number): Route[] => ROUTES.map((_, i) => ROUTES[(i + turn) % ROUTES.length]!);
+
+/** Measures the three routes side by side against `server`. */
+async function measure(server: string): Promise<Measured> {
+  const peers = {} as Record<Route, Peer>;
+  const started = {} as Record<Route, number>;
+  for (const route of ROUTES) {
+    peers[route] = await open(route, server);
+    started[route] = route === 'direct' ? 0 : residentSize(peers[route].pid).rss;
+  }
   // The warm-up makes every kind of call measured below, the 1 MB results first: a kind of call
   // first seen after it deoptimizes the code it takes, which then runs slow until compiled again
   // (a quarter of a second here), in the middle of what is measured.
-  for (let i = 0; i < 5; i++) {
-    peer.send('tools/call', '{"name":"big","arguments":{"n":1}}');
-    await peer.until(peer.sent);
+  for (const route of ROUTES) {
+    for (let i = 0; i < 5; i++) await roundTrip(peers[route], BIG);
+    await pipeline(peers[route], WARM_UP);
   }
-  await pipeline(peer, call, WARM_UP);
-  const times: number[] = [];
-  for (let i = 0; i < SEQUENTIAL; i++) {
-    const began = process.hrtime.bigint();
-    peer.send('tools/call', call);
-    await peer.until(peer.sent);
-    times.push(Number(process.hrtime.bigint() - began) / 1e6);
-  }
+  await interleaved(peers, CALL, SEQUENTIAL_WARM_UP);
 
-  const began = process.hrtime.bigint();
-  await pipeline(peer, call, PIPELINED);
-  const throughput = PIPELINED / (Number(process.hrtime.bigint() - began) / 1e9);
-
-  const bigBegan = process.hrtime.bigint();
-  for (let i = 0; i < LARGE; i++) {
-    peer.send('tools/call', '{"name":"big","arguments":{"n":1}}');
-    await peer.until(peer.sent);
+  const rounds: Record<Route, Figures>[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const sequential = await interleaved(peers, CALL, SEQUENTIAL);
+    const busy: Record<Route, number> = { direct: 0, bare: 0, proxy: 0 };
+    for (let block = 0; block < BLOCKS; block++) {
+      for (const route of rotated(round + block)) {
+        const began = process.hrtime.bigint();
+        await pipeline(peers[route], PIPELINED / BLOCKS);
+        busy[route] += Number(process.hrtime.bigint() - began) / 1e9;
+      }
+    }
+    const large = await interleaved(peers, BIG, LARGE);
+    const figures = {} as Record<Route, Figures>;
+    for (const route of ROUTES) {
+      const seconds = large[route].reduce((sum, ms) => sum + ms, 0) / 1e3;
+      figures[route] = { p50: median(sequential[route]), throughput: PIPELINED / busy[route], large: LARGE / seconds };
+    }
+    rounds.push(figures);
   }
-  const large = LARGE / (Number(process.hrtime.bigint() - bigBegan) / 1e9);
-  const growth = route === 'direct' ? 0 : residentSize(peer.pid).peak - started;
-  await peer.close();
-  return { p50: median(times), throughput, large, growth };
+  const growth = {} as Record<Route, number>;
+  for (const route of ROUTES) growth[route] = route === 'direct' ? 0 : residentSize(peers[route].pid).peak - started[route];
+  await Promise.all(ROUTES.map((route) => peers[route].close()));
+  return { rounds, growth };
 }
 
 /**
@@ -155,7 +209,7 @@ async function largeArgumentGrowth(route: Route, server: string): Promise<{ grow
   peer.send('initialize', '{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}');
   await peer.until(1);
   peer.notify('notifications/initialized');
-  peer.send('tools/call', `{"name":"echo","arguments":${ARGS}}`);
+  peer.send('tools/call', CALL);
   await peer.until(2);
   const before = residentSize(peer.pid).rss;
   const params = `{"name":"echo","arguments":{"text":"${'a'.repeat(LARGEST[server]!)}","count":5.0}}`;
@@ -167,12 +221,12 @@ async function largeArgumentGrowth(route: Route, server: string): Promise<{ grow
 }
 
 /** Makes `count` calls keeping `IN_FLIGHT` outstanding. */
-async function pipeline(peer: Peer, call: string, count: number): Promise<void> {
+async function pipeline(peer: Peer, count: number): Promise<void> {
   const base = peer.sent;
-  for (let i = 0; i < IN_FLIGHT; i++) peer.send('tools/call', call);
+  for (let i = 0; i < IN_FLIGHT; i++) peer.send('tools/call', CALL);
   for (let done = 0; done < count; done++) {
     await peer.until(base + done + 1);
-    if (peer.sent - base < count) peer.send('tools/call', call);
+    if (peer.sent - base < count) peer.send('tools/call', CALL);
   }
 }
 
@@ -180,18 +234,14 @@ const fixed = (value: number, digits = 2): string => value.toFixed(digits);
 
 async function main(): Promise<void> {
   if (!existsSync(CLI)) throw new Error('bench proxy: build the CLI first (npm run build)');
-  console.log(`schema-coerce proxy bench (proxy ${OPTIONS.join(' ') || 'without options'}): ${ROUNDS} interleaved rounds, each route warmed by ${WARM_UP} calls; ${SEQUENTIAL} sequential calls, ${PIPELINED} with ${IN_FLIGHT} in flight, ${LARGE} 1 MB results; 1 KB arguments`);
+  console.log(`schema-coerce proxy bench (proxy ${OPTIONS.join(' ') || 'without options'}): the routes side by side, each warmed by five 1 MB results, ${WARM_UP} calls with ${IN_FLIGHT} in flight and ${SEQUENTIAL_WARM_UP} one at a time; then ${ROUNDS} rounds of ${SEQUENTIAL} calls one at a time (the routes taking turns call by call), ${PIPELINED} with ${IN_FLIGHT} in flight (a block each) and ${LARGE} 1 MB results (taking turns); 1 KB arguments`);
   const targets: { target: string; measured: string; result: string }[] = [];
   for (const server of ['raw', 'sdk']) {
-    const rounds: Record<Route, Figures>[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const order = ROUTES.map((_, i) => ROUTES[(i + round) % ROUTES.length]!);
-      const figures = {} as Record<Route, Figures>;
-      for (const route of order) figures[route] = await measure(route, server);
-      rounds.push(figures);
-    }
+    const { rounds, growth } = await measure(server);
     const med = (route: Route, key: keyof Figures): number => median(rounds.map((figures) => figures[route][key]));
-    const ratio = (key: keyof Figures): number => median(rounds.map((figures) => figures.proxy[key] / figures.bare[key]));
+    const ratios = (key: keyof Figures): number[] => rounds.map((figures) => figures.proxy[key] / figures.bare[key]);
+    const ratio = (key: keyof Figures): number => median(ratios(key));
+    const spread = (key: keyof Figures): string => `${fixed(Math.min(...ratios(key)))}–${fixed(Math.max(...ratios(key)))}`;
     console.log(`\n${server} server`);
     console.table(
       ROUTES.map((route) => ({
@@ -199,19 +249,20 @@ async function main(): Promise<void> {
         'p50 ms': fixed(med(route, 'p50'), 3),
         'calls/s (100 in flight)': fixed(med(route, 'throughput'), 0),
         '1 MB results/s': fixed(med(route, 'large'), 1),
-        'RSS growth MB': route === 'direct' ? '' : fixed(med(route, 'growth') / 2 ** 20, 1),
+        'RSS growth MB': route === 'direct' ? '' : fixed(growth[route] / 2 ** 20, 1),
       })),
     );
+    for (const key of ['p50', 'throughput', 'large'] as const) console.log(`per-round ratios, ${key}: ${ratios(key).map((value) => fixed(value)).join(' ')}`);
     const p50 = ratio('p50');
     const throughput = ratio('throughput');
     const results = ratio('large');
     // What the proxy's resident size grows by beyond the growth of any Node pass-through over the
-    // rounds, whose largest message is 1 MB: at that size mostly the collector's young generation.
-    const extra = median(rounds.map((figures) => figures.proxy.growth - figures.bare.growth)) / 2 ** 20;
+    // run, whose largest message is 1 MB: at that size mostly the collector's young generation.
+    const extra = (growth.proxy - growth.bare) / 2 ** 20;
     const large = { bare: await largeArgumentGrowth('bare', server), proxy: await largeArgumentGrowth('proxy', server) };
     const peak = large.proxy.growth / large.proxy.message;
     const peakBeyond = (large.proxy.growth - large.bare.growth) / large.proxy.message;
-    console.log(`proxy ÷ bare pipe (median of per-round ratios): p50 ${fixed(p50)}×, throughput ${fixed(throughput)}×, 1 MB results ${fixed(results)}×; bare pipe ÷ direct p50 ${fixed(med('bare', 'p50') / med('direct', 'p50'))}×`);
+    console.log(`proxy ÷ bare pipe (median of per-round ratios, their range in brackets): p50 ${fixed(p50)}× (${spread('p50')}), throughput ${fixed(throughput)}× (${spread('throughput')}), 1 MB results ${fixed(results)}× (${spread('large')}); bare pipe ÷ direct p50 ${fixed(med('bare', 'p50') / med('direct', 'p50'))}×`);
     targets.push(
       { target: `${server}: p50 ≤ 1.25× the bare pipe`, measured: `${fixed(p50)}×`, result: p50 <= 1.25 ? 'pass' : 'FAIL' },
       { target: `${server}: throughput, 100 in flight ≥ 0.8×`, measured: `${fixed(throughput)}×`, result: throughput >= 0.8 ? 'pass' : 'FAIL' },
@@ -221,7 +272,7 @@ async function main(): Promise<void> {
         measured: `${fixed(peakBeyond)}× (the proxy's own ${fixed(peak)}×, the bare pipe's ${fixed(large.bare.growth / large.bare.message)}×)`,
         result: peakBeyond <= 3 ? 'pass' : 'FAIL',
       },
-      { target: `${server}: RSS growth beyond the bare pipe's over the rounds (1 MB messages)`, measured: `${fixed(extra, 1)} MB`, result: 'info' },
+      { target: `${server}: RSS growth beyond the bare pipe's over the run (1 MB messages)`, measured: `${fixed(extra, 1)} MB`, result: 'info' },
     );
   }
   console.log('\ntargets');
