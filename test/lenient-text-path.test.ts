@@ -1,5 +1,7 @@
-import { expect, test } from 'vitest';
-import { coerceArgs, coerceArgsJson, parseArgs, stringifyArgs } from '../src/index.js';
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { coerceArgs, coerceArgsJson, parseArgs, stringifyArgs, type CoerceOptions } from '../src/index.js';
+import { scanJson, scanningPlain } from '../src/json/scanner.js';
 import { coerceArgsJsonEdits, type TextEdit } from '../src/repair/coerce.js';
 
 // Lenient mode on the text path: only the spans that change are rewritten, every other byte kept.
@@ -78,4 +80,72 @@ test('a schema that throws when read leaves the text as it is, and text that is 
   expect(coerceArgsJson('{"page": "2"}', hostile, { lenient: true })).toBe('{"page": "2"}');
   expect(() => coerceArgsJson('{"page": ]', hostile, { lenient: true })).toThrow(/invalid JSON/);
   expect(() => coerceArgsJson('{"page": ', hostile, { lenient: true })).toThrow(/the arguments were cut off/);
+});
+
+// `scanningPlain`: the proxy has checked the text holds no character below U+0020, and its
+// strings are read by native searches for the closing quote and the next backslash. Same edits,
+// same errors.
+describe('coerceArgsJsonEdits on plain text', () => {
+  /** What `coerceArgsJsonEdits` gives: its edits, or the message it throws. */
+  const outcome = (text: string, plain: boolean, options: CoerceOptions): unknown => {
+    if (plain) scanningPlain(text);
+    try {
+      return coerceArgsJsonEdits(text, schema, options);
+    } catch (error) {
+      return (error as Error).message;
+    } finally {
+      scanningPlain(undefined);
+    }
+  };
+  /** Text pieces that make strings with and without escapes, bad escapes, and broken JSON. */
+  const piece = fc.constantFrom('{', '}', '[', ']', ',', ':', '"', '\\', '\\"', '\\\\', '\\n', '\\u0041', '\\u00', '\\x', 'a', 'é', ' ', '1', '2.0', '"page"', '"ids"', '"note"', '"[1, 2.0]"', '"2"', 'true', '\u0001');
+
+  test('reads every text as the full scan does', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), fc.boolean(), (pieces, lenient) => {
+        const text = pieces.join('');
+        if (/[\u0000-\u001f]/.test(text)) return; // not plain: the proxy never says so
+        const options = { lenient };
+        expect(outcome(text, true, options)).toEqual(outcome(text, false, options));
+      }),
+      { seed: 20261130, numRuns: 10_000 },
+    );
+  });
+
+  test('a text scanned again from its start is read as the first time (the object model reads a text the text path gave up on)', () => {
+    const text = '{"note":"a\\"b","page":1,"tags":["x"]}';
+    /** The tokens one scan of `text` reports. */
+    const tokens = (): string[] => {
+      const seen: string[] = [];
+      const record = (kind: string) => (start: number, end: number): void => void seen.push(`${kind} ${text.slice(start, end)}`);
+      try {
+        scanJson(text, { open: () => undefined, close: () => undefined, key: (key) => void seen.push(`key ${key}`), string: record('string'), number: record('number'), literal: () => undefined });
+      } catch (error) {
+        seen.push((error as Error).message);
+      }
+      return seen;
+    };
+    const full = tokens();
+    scanningPlain(text);
+    try {
+      expect(tokens()).toEqual(full);
+      expect(tokens()).toEqual(full);
+    } finally {
+      scanningPlain(undefined);
+    }
+  });
+
+  test.each([
+    ['strings, escapes and a repair', '{"note":"a \\"quoted\\" \\\\ path","page":2.0,"tags":["x","y\\u0041"]}'],
+    ['a backslash after the last string', '{"note":"plain","page":1.0}\\'],
+    // A repeated key: the object model reads the text again from its start.
+    ['a repeated key and escaped quotes', '{"note":"\\"","note":"\\"","page":2.0}'],
+    ['a bad escape', '{"note":"a\\x"}'],
+    ['an unterminated string', '{"note":"abc'],
+    // The JSON text inside a string is another text: its strings are read in full, and the
+    // control character its escape decodes to is refused there as it is without `plain`.
+    ['JSON text whose string decodes to a control character', '{"tags":"[\\"a\\u0001\\"]","page":"2"}'],
+  ])('%s', (_name, text) => {
+    for (const lenient of [false, true]) expect(outcome(text, true, { lenient })).toEqual(outcome(text, false, { lenient }));
+  });
 });

