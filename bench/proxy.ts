@@ -5,9 +5,9 @@
  * as long-lived processes, and take turns within every round: call by call one at a time, block
  * by block with 100 calls in flight, result by result for 1 MB results. So a slow phase of the
  * machine, which lasts seconds here, falls on every route alike. The figures are medians over the
- * rounds, and the ratios compare routes within a round. Then, once per server, each of the bare pipe and the proxy carries one large argument in
- * a fresh process, for its peak memory. Needs the built CLI (`npm run build`). Prints a table and
- * checks the targets.
+ * rounds, and the ratios compare routes within a round. Then, once per server, each of the bare
+ * pipe and the proxy carries one large argument in a fresh process, for its peak memory. Needs the
+ * built CLI (`npm run build`). Prints a table and checks the targets.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -234,7 +234,7 @@ const fixed = (value: number, digits = 2): string => value.toFixed(digits);
 
 async function main(): Promise<void> {
   if (!existsSync(CLI)) throw new Error('bench proxy: build the CLI first (npm run build)');
-  console.log(`schema-coerce proxy bench (proxy ${OPTIONS.join(' ') || 'without options'}): the routes side by side, each warmed by five 1 MB results, ${WARM_UP} calls with ${IN_FLIGHT} in flight and ${SEQUENTIAL_WARM_UP} one at a time; then ${ROUNDS} rounds of ${SEQUENTIAL} calls one at a time (the routes taking turns call by call), ${PIPELINED} with ${IN_FLIGHT} in flight (a block each) and ${LARGE} 1 MB results (taking turns); 1 KB arguments`);
+  console.log(`schema-coerce proxy bench (proxy ${OPTIONS.join(' ') || 'without options'}): the routes side by side, each warmed by five 1 MB results, ${WARM_UP} calls with ${IN_FLIGHT} in flight and ${SEQUENTIAL_WARM_UP} one at a time; then ${ROUNDS} rounds of ${SEQUENTIAL} calls one at a time (the routes taking turns call by call), ${PIPELINED} with ${IN_FLIGHT} in flight (${BLOCKS} blocks each, taking turns) and ${LARGE} 1 MB results (taking turns); 1 KB arguments`);
   const targets: { target: string; measured: string; result: string }[] = [];
   for (const server of ['raw', 'sdk']) {
     const { rounds, growth } = await measure(server);
