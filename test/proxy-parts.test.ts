@@ -3,9 +3,12 @@ import { describe, expect, test } from 'vitest';
 import { LineReader, type Line } from '../src/adapters/proxy/framing.js';
 import fc from 'fast-check';
 import { CallShapes } from '../src/adapters/proxy/call-shapes.js';
-import { isPlainBytes, readHead, type MessageHead } from '../src/adapters/proxy/message.js';
+import { isPlainAsciiBytes, readHead, type MessageHead } from '../src/adapters/proxy/message.js';
 import { batch, bytesOf, Outlet, type Piece } from '../src/adapters/proxy/outlet.js';
 import { Writable } from 'node:stream';
+import { connect, createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ProxySession } from '../src/adapters/proxy/session.js';
 import { SplicedLine } from '../src/adapters/proxy/splice.js';
 import type { TextEdit } from '../src/repair/text-path.js';
@@ -146,30 +149,36 @@ describe('readHead', () => {
   });
 });
 
-describe('isPlainBytes', () => {
-  test('finds a byte below 0x20 wherever it is, whatever the alignment, as a byte loop does', () => {
-    // Mostly printable bytes and bytes at 0x80 and above, a control byte now and then.
-    const byte = fc.oneof({ arbitrary: fc.integer({ min: 0x20, max: 0xff }), weight: 30 }, { arbitrary: fc.integer({ min: 0, max: 0x1f }), weight: 1 });
+describe('isPlainAsciiBytes', () => {
+  const plain = (value: number): boolean => value >= 0x20 && value < 0x80;
+
+  test('finds a byte below 0x20 or past ASCII wherever it is, whatever the alignment, as a byte loop does', () => {
+    // Mostly printable ASCII, now and then a control byte or a byte at 0x80 and above.
+    const byte = fc.oneof(
+      { arbitrary: fc.integer({ min: 0x20, max: 0x7f }), weight: 60 },
+      { arbitrary: fc.integer({ min: 0, max: 0x1f }), weight: 1 },
+      { arbitrary: fc.integer({ min: 0x80, max: 0xff }), weight: 1 },
+    );
     fc.assert(
-      fc.property(fc.array(byte, { maxLength: 70 }), fc.nat({ max: 7 }), fc.nat(), fc.nat(), (values, offset, a, b) => {
+      fc.property(fc.array(byte, { maxLength: 90 }), fc.nat({ max: 7 }), fc.nat(), fc.nat(), (values, offset, a, b) => {
         const bytes = Buffer.alloc(offset + values.length);
         bytes.set(values, offset);
         const line = bytes.subarray(offset);
         const start = values.length === 0 ? 0 : a % (values.length + 1);
         const end = start + (values.length === 0 ? 0 : b % (values.length - start + 1));
-        expect(isPlainBytes(line, start, end)).toBe(values.slice(start, end).every((value) => value >= 0x20));
+        expect(isPlainAsciiBytes(line, start, end)).toBe(values.slice(start, end).every(plain));
       }),
       { seed: 20261130, numRuns: 20_000 },
     );
   });
 
-  test('every byte value in every lane of a word', () => {
-    const line = Buffer.alloc(16, 0x61);
+  test('every byte value at every place of a run of words (four to a test, then one by one) and of the bytes around it', () => {
+    const line = Buffer.alloc(50, 0x61);
     for (let value = 0; value < 256; value++) {
-      for (let at = 0; at < 16; at++) {
+      for (let at = 0; at < line.length; at++) {
         line.fill(0x61);
         line[at] = value;
-        expect(isPlainBytes(line, 0, 16)).toBe(value >= 0x20);
+        expect(isPlainAsciiBytes(line, 1, line.length)).toBe(at === 0 || plain(value));
       }
     }
   });
@@ -240,6 +249,55 @@ describe('Outlet', () => {
         }),
       );
     });
+  });
+
+  /** A connected pair of sockets (a Unix socket): the outlet writes to `near`, what arrives at `far` is collected. */
+  async function socketPair(): Promise<{ near: Socket; far: Socket; received: () => Buffer; close: () => void }> {
+    const path = join(tmpdir(), `schema-coerce-outlet-${process.pid}-${Math.random().toString(36).slice(2)}.sock`);
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    const accepted = new Promise<Socket>((resolve) => server.once('connection', resolve));
+    const near = connect(path);
+    await new Promise((resolve) => near.once('connect', resolve));
+    const far = await accepted;
+    const chunks: Buffer[] = [];
+    far.on('data', (chunk: Buffer) => chunks.push(chunk));
+    return { near, far, received: () => Buffer.concat(chunks), close: () => (near.destroy(), far.destroy(), server.close()) };
+  }
+
+  test('to a socket, the buffer pieces are joined into is used again once written, and never while the socket holds it', async () => {
+    const { near, far, received, close } = await socketPair();
+    const buffers: ArrayBufferLike[] = [];
+    const write = near.write.bind(near) as (chunk: Buffer) => boolean;
+    near.write = ((chunk: Buffer) => (buffers.push(chunk.buffer), write(chunk))) as typeof near.write;
+    const outlet = new Outlet(near, { pause: () => far.pause(), resume: () => far.resume() });
+    const expected: Buffer[] = [];
+    // Small batches the socket writes at once, then large ones while the far end reads nothing, so
+    // writes stay pending: each batch is two pieces (joined), its bytes distinct from every other's.
+    far.pause();
+    for (let n = 0; n < 40; n++) {
+      const size = n < 20 ? 100 : 200_000;
+      const pieces = [Buffer.alloc(size, n), Buffer.from(`#${n}\n`)];
+      expected.push(...pieces);
+      batch(() => pieces.forEach((piece) => outlet.write(piece)));
+      if (n === 19) await new Promise((resolve) => setImmediate(resolve));
+    }
+    far.resume();
+    const total = expected.reduce((sum, piece) => sum + piece.length, 0);
+    while (received().length < total) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(received().equals(Buffer.concat(expected))).toBe(true);
+    // The small batches shared one buffer; the large ones, left pending, each had their own.
+    expect(new Set(buffers.slice(0, 20)).size).toBe(1);
+    expect(new Set(buffers.slice(20)).size).toBeGreaterThan(10);
+    close();
+  });
+
+  test('to a stream that is not a socket, each joined write is a buffer of its own (the stream may keep it)', () => {
+    const kept: Buffer[] = [];
+    const stream = new Writable({ write: (chunk: Buffer, _encoding, done) => (kept.push(chunk), done()) });
+    const outlet = new Outlet(stream, { pause: () => undefined, resume: () => undefined });
+    for (const n of [1, 2, 3]) batch(() => [Buffer.alloc(10, n), Buffer.from('\n')].forEach((piece) => outlet.write(piece)));
+    expect(kept.map((chunk) => chunk.toString('latin1'))).toEqual([1, 2, 3].map((n) => String.fromCharCode(n).repeat(10) + '\n'));
   });
 
   test('a batch that throws still sends what it wrote', () => {

@@ -11,7 +11,7 @@ import { coerceArgsJsonEdits, type TextEdit } from '../../repair/coerce.js';
 import type { ArgsValidator, CoerceOptions } from '../../index.js';
 import { ToolSchemas } from '../tool-schemas.js';
 import { CallShapes } from './call-shapes.js';
-import { isAscii, isAsciiBytes, isPlainBytes, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
+import { isAscii, isAsciiBytes, isPlainAsciiBytes, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
 import { SplicedLine, splicedText } from './splice.js';
 import type { Line } from './framing.js';
 import type { Piece } from './outlet.js';
@@ -211,11 +211,12 @@ export class ProxySession {
       return;
     }
     const raw = text.slice(span.start, span.end);
-    const ascii = (typeof line !== 'string' && isAsciiBytes(line)) || isAscii(raw);
+    // Arguments of printable ASCII (not a byte below 0x20, no tab or line break either) have their
+    // strings found by native searches.
+    const plain = typeof line !== 'string' && isPlainAsciiBytes(line, span.start, span.end);
+    const ascii = plain || (typeof line !== 'string' && isAsciiBytes(line)) || isAscii(raw);
     const argsText = ascii ? raw : utf8Of(raw);
     const options = span.unread ? this.strictOptions : this.coerceOptions;
-    // Arguments without a byte below 0x20 (no tab or line break either) have their strings found by native searches.
-    const plain = ascii && typeof line !== 'string' && isPlainBytes(line, span.start, span.end);
     let edits: readonly TextEdit[];
     if (plain) scanningPlain(argsText);
     try {
