@@ -9,6 +9,8 @@ import { Writable } from 'node:stream';
 import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { ProxySession } from '../src/adapters/proxy/session.js';
 import { SplicedLine } from '../src/adapters/proxy/splice.js';
 import type { TextEdit } from '../src/repair/text-path.js';
@@ -91,6 +93,49 @@ describe('LineReader', () => {
     const reader = new LineReader({ line: (line) => lines.push(image(line)), through: () => undefined, passes: () => false, streams: () => (asked++, false) }, 2);
     for (const chunk of ['abc', 'def', 'g\n']) reader.push(Buffer.from(chunk));
     expect([asked, lines]).toEqual([1, ['abcdefg']]);
+  });
+
+  test('a sink that asks for images gets each line whole in a chunk with its latin1 image; a line from earlier chunks comes without', () => {
+    const events: [string, boolean, string | undefined][] = [];
+    const reader = new LineReader({ line: (line, terminated, image) => events.push([Buffer.from(line as Buffer).toString('latin1'), terminated, image]), images: true, through: () => undefined, passes: () => false, streams: () => false });
+    reader.push(Buffer.from([0x61, 0x0a, 0xff, 0xc3, 0x0a, 0x0a, 0x62]));
+    reader.push(Buffer.from('c\nd\ne'));
+    reader.end();
+    expect(events).toEqual([
+      ['a', true, 'a'],
+      ['\xff\xc3', true, '\xff\xc3'],
+      ['', true, ''],
+      ['bc', true, undefined],
+      ['d', true, 'd'],
+      ['e', false, undefined],
+    ]);
+  });
+
+  test('property: with or without images, the same lines in the same order, each image the latin1 of its line', () => {
+    const chunked = fc.array(fc.uint8Array({ maxLength: 12 }).map((bytes) => Buffer.from(bytes.map((byte) => (byte % 3 === 0 ? 0x0a : byte)))), { maxLength: 8 });
+    fc.assert(
+      fc.property(chunked, (chunks) => {
+        const read = (images: boolean): [string, boolean][] => {
+          const lines: [string, boolean][] = [];
+          const reader = new LineReader({
+            line: (line, terminated, given) => {
+              const text = image(line);
+              if (given !== undefined) expect(given).toBe(text);
+              lines.push([text, terminated]);
+            },
+            images,
+            through: () => undefined,
+            passes: () => false,
+            streams: () => false,
+          });
+          for (const chunk of chunks) reader.push(chunk);
+          reader.end();
+          return lines;
+        };
+        expect(read(true)).toEqual(read(false));
+      }),
+      { seed: 20261130, numRuns: 2_000 },
+    );
   });
 
   test('bytes that are not UTF-8 survive, as bytes and in the latin1 image', () => {
@@ -433,6 +478,25 @@ describe('ProxySession splicing', () => {
   test('nothing to repair: the line itself goes on', () => {
     const call = Buffer.from('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"t","arguments":{"n":4}}}');
     expect(sent(call, true).equals(Buffer.concat([call, Buffer.from('\n')]))).toBe(true);
+  });
+});
+
+describe('ProxySession memory', () => {
+  test('a tools/list id the session keeps until its answer holds none of the text it was read from', () => {
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const session = new ProxySession({}, { toServer: () => undefined, toClient: () => undefined, report: () => undefined });
+    collect();
+    const before = process.memoryUsage().heapUsed;
+    for (let n = 0; n < 20; n++) {
+      // The image of a 1 MB chunk the line came in; the id, a slice of it, is long enough for V8 to make it a view.
+      const chunk = `{"jsonrpc":"2.0","id":"request-${n}-of-a-long-client-id","method":"tools/list"}\n${' '.repeat(1 << 20)}${n}`;
+      const image = chunk.slice(0, chunk.indexOf('\n'));
+      session.fromClient(Buffer.from(image, 'latin1'), true, image);
+    }
+    collect();
+    // Kept as views, the twenty ids would keep twenty 1 MB texts alive.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(4 << 20);
   });
 });
 

@@ -8,7 +8,7 @@
  * line is read without scanning its envelope again. Anything else is not a match, and the line
  * is read in full.
  */
-import { ARGUMENTS_KEY, endOfContainer, idTokenAt, type MessageHead, type MessageId } from './message.js';
+import { ARGUMENTS_KEY, detached, endOfContainer, idTokenAt, type MessageHead, type MessageId } from './message.js';
 
 /** A head read before, as the fixed text around its id and its arguments. */
 interface Shape {
@@ -18,7 +18,9 @@ interface Shape {
   readonly after: string;
   /** The id's slot comes before the arguments'. */
   readonly idFirst: boolean;
-  readonly head: MessageHead;
+  /** The tool's name, and whether `params` has a `cursor`: the same for every line of the shape. */
+  readonly name: string | undefined;
+  readonly cursor: boolean;
 }
 
 /** How many shapes are kept: one per tool a client calls, for the tools it calls most recently. */
@@ -46,13 +48,20 @@ export class CallShapes {
 
   /** Keeps the shape of `text`, whose head is `head`, if it is a `tools/call` with located arguments. */
   learn(text: string, head: MessageHead): void {
-    const { method, id, idSpan, args } = head;
+    const { method, id, idSpan, args, name, cursor } = head;
     if (method !== 'tools/call' || id === undefined || idSpan === undefined || args === undefined || !args.unread) return;
     if (text.length - (args.end - args.start) > ENVELOPE_AT_MOST) return;
     const idFirst = idSpan.start < args.start;
     const [first, second] = idFirst ? [idSpan, args] : [args, idSpan];
-    // Copies, so a shape never holds on to the line it came from.
-    this.shapes.unshift({ before: copy(text.slice(0, first.start)), between: copy(text.slice(first.end, second.start)), after: copy(text.slice(second.end)), idFirst, head });
+    // Copies, so a shape never holds on to the line (or the chunk) it came from.
+    this.shapes.unshift({
+      before: detached(text.slice(0, first.start)),
+      between: detached(text.slice(first.end, second.start)),
+      after: detached(text.slice(second.end)),
+      idFirst,
+      name: name === undefined ? undefined : detached(name),
+      cursor,
+    });
     if (this.shapes.length > KEPT) this.shapes.pop();
   }
 }
@@ -72,8 +81,8 @@ function matchShape(shape: Shape, text: string): MessageHead | undefined {
   const second = readSlot(text, secondStart, !idFirst);
   if (second === undefined || text.length !== second.end + after.length || text.slice(second.end) !== after) return undefined;
   const [id, idStart, args, argsStart] = idFirst ? [first, firstStart, second, secondStart] : [second, secondStart, first, firstStart];
-  const { method, name, cursor } = shape.head;
-  return { method, id: id.id, idSpan: { start: idStart, end: id.end }, name, cursor, args: { start: argsStart, end: args.end, unread: true } };
+  const { name, cursor } = shape;
+  return { method: 'tools/call', id: id.id, idSpan: { start: idStart, end: id.end }, name, cursor, args: { start: argsStart, end: args.end, unread: true } };
 }
 
 /** What fills a slot: where it ends, and the id in the id's slot. */
@@ -88,9 +97,4 @@ function readSlot(text: string, at: number, isId: boolean): Slot | undefined {
   const code = text.charCodeAt(at);
   const end = code === OPEN_BRACE || code === OPEN_BRACKET ? endOfContainer(text, at) : -1;
   return end === -1 ? undefined : { end, id: undefined };
-}
-
-/** A flat copy of `text` that shares no memory with the string it was sliced from. */
-function copy(text: string): string {
-  return Buffer.from(text, 'latin1').toString('latin1');
 }

@@ -14,8 +14,14 @@ export type Line = Buffer | string;
 
 /** Where the reader hands lines, and the bytes that go through unread. */
 export interface LineSink {
-  /** A whole line; `terminated` is false for a last line the stream ended without a newline. */
-  line(line: Line, terminated: boolean): void;
+  /**
+   * A whole line; `terminated` is false for a last line the stream ended without a newline.
+   * `image` is the latin1 image of a line that came whole in one chunk, when the sink asks for
+   * images (a slice of the chunk's image, decoded once for all its lines).
+   */
+  line(line: Line, terminated: boolean, image?: string): void;
+  /** Lines that come whole in a chunk are handed over with their latin1 images. */
+  readonly images?: boolean;
   /** Bytes that go through as they came: whole lines with their newlines, or pieces of a streamed line. */
   through(bytes: Buffer): void;
   /** Whether whole lines at the start of `bytes` may go through unread (asked only between lines). */
@@ -74,11 +80,30 @@ export class LineReader {
       }
     }
     if (from === chunk.length) return;
-    for (let at = chunk.indexOf(NEWLINE, from); at !== -1; at = chunk.indexOf(NEWLINE, from)) {
-      this.sink.line(chunk.subarray(from, at), true);
-      from = at + 1;
+    if (this.sink.images === true) {
+      from = this.imagedLines(chunk, from);
+    } else {
+      for (let at = chunk.indexOf(NEWLINE, from); at !== -1; at = chunk.indexOf(NEWLINE, from)) {
+        this.sink.line(chunk.subarray(from, at), true);
+        from = at + 1;
+      }
     }
     if (from < chunk.length) this.grow(chunk, from);
+  }
+
+  /**
+   * Hands over the whole lines of `chunk` from `from` on, each with its image: the chunk is decoded
+   * once (one call into Node instead of one per line, and no search of the bytes per line), and
+   * each line's image is a slice of that text. Returns where the unterminated rest starts.
+   */
+  private imagedLines(chunk: Buffer, from: number): number {
+    const text = chunk.toString('latin1', from);
+    let start = 0;
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', start)) {
+      this.sink.line(chunk.subarray(from + start, from + at), true, text.slice(start, at));
+      start = at + 1;
+    }
+    return from + start;
   }
 
   /** The stream ended: a last line without a newline is handed over as it is. */

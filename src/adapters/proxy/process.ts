@@ -67,7 +67,8 @@ export async function runProxy(connect: Connect, options: ProxyOptions, io: Prox
 
   const fromClient = new LineReader(
     {
-      line: (line, terminated) => session.fromClient(line, terminated),
+      line: (line, terminated, image) => session.fromClient(line, terminated, image),
+      images: true,
       through: (bytes) => upstream.send([bytes]),
       passes: (chunk) => upstream.takesStream && session.clientPasses(chunk),
       streams: () => false,

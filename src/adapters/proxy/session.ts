@@ -11,7 +11,7 @@ import { coerceArgsJsonEdits, type TextEdit } from '../../repair/coerce.js';
 import type { ArgsValidator, CoerceOptions } from '../../index.js';
 import { ToolSchemas } from '../tool-schemas.js';
 import { CallShapes } from './call-shapes.js';
-import { isAscii, isAsciiBytes, isPlainAsciiBytes, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
+import { detached, isAscii, isAsciiBytes, isPlainAsciiBytes, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
 import { SplicedLine, splicedText } from './splice.js';
 import type { Line } from './framing.js';
 import type { Piece } from './outlet.js';
@@ -112,19 +112,19 @@ export class ProxySession {
     return !this.tools.awaiting && this.waiting === null && !head.includes(LIST_CHANGED_BYTES);
   }
 
-  /** One line from the client. */
-  fromClient(line: Line, terminated: boolean): void {
+  /** One line from the client, with its latin1 image when the framing has it. */
+  fromClient(line: Line, terminated: boolean, image?: string): void {
     if (this.waiting !== null) {
       this.waiting.push([line, terminated]);
       return;
     }
-    const text = mayName(line, TOOLS, TOOLS_BYTES) ? latin1Of(line) : undefined;
+    const text = mayName(image ?? line, TOOLS, TOOLS_BYTES) ? (image ?? latin1Of(line)) : undefined;
     const head = text === undefined ? undefined : this.clientHead(text);
     if (head?.method === 'tools/list' && head.id !== undefined) {
-      this.tools.listRequested(head.id, !head.cursor);
+      this.tools.listRequested(typeof head.id === 'string' ? detached(head.id) : head.id, !head.cursor);
     } else if (head?.method === 'tools/call' && head.id !== undefined && head.name !== undefined) {
       if (this.tools.get(head.name) === undefined && !this.asked.has(head.name)) {
-        this.asked.add(head.name);
+        this.asked.add(detached(head.name));
         this.waiting = [[line, terminated]];
         this.listOwnTools(undefined);
         return;
