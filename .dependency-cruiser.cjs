@@ -23,11 +23,12 @@ module.exports = {
       severity: 'error',
       comment:
         'Adapters reach the core through the public entry files (src/index.ts, src/validate.ts, …). ' +
-        'Four named modules need one internal each: the proxy reads message heads with the JSON scanner ' +
-        '(src/adapters/proxy/message.ts) and splices into the bytes of a call the spans the text path ' +
-        'rewrote, so the bytes it leaves alone go on as they came (src/adapters/proxy/session.ts and ' +
-        'src/adapters/proxy/splice.ts, through src/repair/coerce.ts), and the MCP wire writes exact numbers ' +
-        'with the number-literal helpers (src/adapters/mcp/wire.ts).',
+        'Four named modules need internals: the proxy reads message heads with the JSON scanner and copies ' +
+        'what it keeps of them with src/json/strings.ts (src/adapters/proxy/message.ts), splices into the ' +
+        'bytes of a call the spans the text path rewrote, so the bytes it leaves alone go on as they came ' +
+        '(src/adapters/proxy/session.ts and src/adapters/proxy/splice.ts, through src/repair/coerce.ts), ' +
+        'and tells the scanner which arguments it checked for control bytes (session.ts), and the MCP wire ' +
+        'writes exact numbers with the number-literal helpers (src/adapters/mcp/wire.ts).',
       from: { path: '^src/adapters/', pathNot: '^src/adapters/(proxy/message|proxy/session|proxy/splice|mcp/wire)[.]ts$' },
       to: { path: '^src/(json|schema|repair|report)/' },
     },

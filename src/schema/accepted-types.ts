@@ -6,12 +6,18 @@
  * careful.
  */
 import { hasOwn, ownValue } from '../json/objects.js';
+import { flatCopy } from '../json/strings.js';
 import { isSchemaObject, type SchemaDocument, type SchemaObject } from './document.js';
 import { itemSchema, type Applicators } from './applicators.js';
 import { ALL_TYPES, TYPE_BITS, typeBitsOf, typeMaskOf } from './keywords.js';
 
 /** Recursion bound for the analysis of nested combinators. */
 const MAX_ACCEPT_DEPTH = 64;
+/**
+ * Per-schema bound on memoised slots: past it, a slot's answer is worked out again each time it
+ * is asked (arguments keyed by ids or paths would otherwise add one entry per distinct key).
+ */
+const MAX_MEMO_SLOTS = 4096;
 
 /** The accepted-types analysis of one schema document, memoised per schema and slot. */
 export class AcceptedTypes {
@@ -68,7 +74,10 @@ export class AcceptedTypes {
     if (bySlot === undefined) this.bySchema.set(schema, (bySlot = new Map()));
     const known = bySlot.get(slot);
     if (known !== undefined) return known;
-    bySlot.set(slot, ALL_TYPES);
+    // A copy of the slot: a key read from arguments may be a slice of a larger text, kept whole by it.
+    const memo = flatCopy(slot);
+    // The placeholder answers a cycle back to this slot while it is worked out.
+    bySlot.set(memo, ALL_TYPES);
     const branch = (sub: unknown, d: number) => (isSchemaObject(sub) ? recurse(this.doc.view(sub), d) : sub === false ? 0 : ALL_TYPES);
     let mask = container !== undefined && (this.of(schema) & container) === 0 ? 0 : own(schema);
     const allOf = ownValue(schema, 'allOf');
@@ -81,7 +90,8 @@ export class AcceptedTypes {
       mask &= union;
     }
     for (const target of this.applicators.refTargets(schema)) mask &= recurse(target, depth + 1);
-    bySlot.set(slot, mask);
+    if (bySlot.size > MAX_MEMO_SLOTS) bySlot.delete(memo);
+    else bySlot.set(memo, mask);
     return mask;
   }
 }

@@ -15,6 +15,7 @@ import { Applicators, itemSchema } from './applicators.js';
 import { SchemaDocument, isSchemaObject, type SchemaObject } from './document.js';
 import { ALL_TYPES, declaresInteger } from './keywords.js';
 import { markWork } from './work-marks.js';
+import { flatCopy } from '../json/strings.js';
 
 export { WORK_INTEGER, WORK_LENIENT } from './work-marks.js';
 
@@ -77,7 +78,8 @@ export class PlanNode {
     let accept = ALL_TYPES;
     for (const entry of this.entries) accept &= this.compiler.types.atProperty(entry, key);
     const node = this.compiler.node(entries, accept);
-    if (cache.size < MAX_CACHED_KEYS) cache.set(key, node);
+    // A copy of the key: the key read from arguments may be a slice of a larger text, kept whole by it.
+    if (cache.size < MAX_CACHED_KEYS) cache.set(flatCopy(key), node);
     return node;
   }
 

@@ -8,7 +8,7 @@
  * line is read without scanning its envelope again. Anything else is not a match, and the line
  * is read in full.
  */
-import { ARGUMENTS_KEY, detached, endOfContainer, idTokenAt, type MessageHead, type MessageId } from './message.js';
+import { ARGUMENTS_KEY, flatCopy, endOfContainer, idTokenAt, type MessageHead, type MessageId } from './message.js';
 
 /** A head read before, as the fixed text around its id and its arguments. */
 interface Shape {
@@ -55,11 +55,11 @@ export class CallShapes {
     const [first, second] = idFirst ? [idSpan, args] : [args, idSpan];
     // Copies, so a shape never holds on to the line (or the chunk) it came from.
     this.shapes.unshift({
-      before: detached(text.slice(0, first.start)),
-      between: detached(text.slice(first.end, second.start)),
-      after: detached(text.slice(second.end)),
+      before: flatCopy(text.slice(0, first.start)),
+      between: flatCopy(text.slice(first.end, second.start)),
+      after: flatCopy(text.slice(second.end)),
       idFirst,
-      name: name === undefined ? undefined : detached(name),
+      name: name === undefined ? undefined : flatCopy(name),
       cursor,
     });
     if (this.shapes.length > KEPT) this.shapes.pop();

@@ -15,6 +15,13 @@
 import buffer from 'node:buffer';
 import { decodeString, scalarEnd, scanJson, skipSpace, type JsonVisitor } from '../../json/scanner.js';
 
+/**
+ * Copies what the proxy keeps of a line (an id until its answer, a tool name, a call shape), so no
+ * slice keeps the line, or the image of the chunk it came in, alive. Re-exported for the proxy's
+ * modules that reach the core through its public entries only.
+ */
+export { flatCopy } from '../../json/strings.js';
+
 /** A JSON-RPC id as a map key: the number or the decoded string. */
 export type MessageId = string | number;
 
@@ -184,15 +191,6 @@ const isPlainAsciiByte = (byte: number): boolean => byte >= 0x20 && byte < 0x80;
  * byte below 0x20 (the bytes under it, all in range, borrow nothing).
  */
 const outsidePlain = (x: number): number => ((x - 0x20202020) | x) & 0x80808080;
-
-/**
- * A copy of `text` that shares no memory with the text it was read from, for what outlives the
- * line: V8 makes a slice of 13 characters or more a view that keeps its whole parent (the line,
- * or the image of the chunk it came in) alive.
- */
-export function detached(text: string): string {
-  return JSON.parse(JSON.stringify(text)) as string;
-}
 
 /** Whether the latin1 image holds only ASCII, so it reads the same as UTF-8. */
 export function isAscii(latin1: string): boolean {

@@ -11,7 +11,7 @@ import { coerceArgsJsonEdits, type TextEdit } from '../../repair/coerce.js';
 import type { ArgsValidator, CoerceOptions } from '../../index.js';
 import { ToolSchemas } from '../tool-schemas.js';
 import { CallShapes } from './call-shapes.js';
-import { detached, isAscii, isAsciiBytes, isPlainAsciiBytes, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
+import { flatCopy, isAscii, isAsciiBytes, isPlainAsciiBytes, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
 import { SplicedLine, splicedText } from './splice.js';
 import type { Line } from './framing.js';
 import type { Piece } from './outlet.js';
@@ -121,10 +121,10 @@ export class ProxySession {
     const text = mayName(image ?? line, TOOLS, TOOLS_BYTES) ? (image ?? latin1Of(line)) : undefined;
     const head = text === undefined ? undefined : this.clientHead(text);
     if (head?.method === 'tools/list' && head.id !== undefined) {
-      this.tools.listRequested(typeof head.id === 'string' ? detached(head.id) : head.id, !head.cursor);
+      this.tools.listRequested(typeof head.id === 'string' ? flatCopy(head.id) : head.id, !head.cursor);
     } else if (head?.method === 'tools/call' && head.id !== undefined && head.name !== undefined) {
       if (this.tools.get(head.name) === undefined && !this.asked.has(head.name)) {
-        this.asked.add(detached(head.name));
+        this.asked.add(flatCopy(head.name));
         this.waiting = [[line, terminated]];
         this.listOwnTools(undefined);
         return;
