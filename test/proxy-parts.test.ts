@@ -110,6 +110,18 @@ describe('LineReader', () => {
     ]);
   });
 
+  test('the lines of a chunk past 1 MB come without images (the chunk is not decoded whole)', () => {
+    const events: [number, string | undefined][] = [];
+    const reader = new LineReader({ line: (line, _terminated, image) => events.push([line.length, image]), images: true, through: () => undefined, passes: () => false, streams: () => false });
+    reader.push(Buffer.from(`a\n${'b'.repeat(1 << 20)}\n`));
+    reader.push(Buffer.from('c\n'));
+    expect(events).toEqual([
+      [1, undefined],
+      [1 << 20, undefined],
+      [1, 'c'],
+    ]);
+  });
+
   test('property: with or without images, the same lines in the same order, each image the latin1 of its line', () => {
     const chunked = fc.array(fc.uint8Array({ maxLength: 12 }).map((bytes) => Buffer.from(bytes.map((byte) => (byte % 3 === 0 ? 0x0a : byte)))), { maxLength: 8 });
     fc.assert(

@@ -8,6 +8,11 @@
  */
 
 const NEWLINE = 0x0a;
+/**
+ * A chunk is decoded whole for the images of its lines up to this many bytes (a pipe delivers at
+ * most 64 KB at a time); the lines of a larger one are handed over without images.
+ */
+const IMAGED_UP_TO = 1 << 20;
 
 /** A line: its bytes, or its latin1 image (every byte one character, offsets are byte offsets). */
 export type Line = Buffer | string;
@@ -20,7 +25,7 @@ export interface LineSink {
    * images (a slice of the chunk's image, decoded once for all its lines).
    */
   line(line: Line, terminated: boolean, image?: string): void;
-  /** Lines that come whole in a chunk are handed over with their latin1 images. */
+  /** Lines that come whole in a chunk (of up to 1 MB) are handed over with their latin1 images. */
   readonly images?: boolean;
   /** Bytes that go through as they came: whole lines with their newlines, or pieces of a streamed line. */
   through(bytes: Buffer): void;
@@ -80,7 +85,7 @@ export class LineReader {
       }
     }
     if (from === chunk.length) return;
-    if (this.sink.images === true) {
+    if (this.sink.images === true && chunk.length - from <= IMAGED_UP_TO) {
       from = this.imagedLines(chunk, from);
     } else {
       for (let at = chunk.indexOf(NEWLINE, from); at !== -1; at = chunk.indexOf(NEWLINE, from)) {
