@@ -14,8 +14,9 @@ import { ALL_TYPES, TYPE_BITS, typeBitsOf, typeMaskOf } from './keywords.js';
 /** Recursion bound for the analysis of nested combinators. */
 const MAX_ACCEPT_DEPTH = 64;
 /**
- * Per-schema bound on memoised slots: past it, a slot's answer is worked out again each time it
- * is asked (arguments keyed by ids or paths would otherwise add one entry per distinct key).
+ * Bound on the memoised slots of one schema document: arguments keyed by ids or paths add one per
+ * distinct key. A full memo is dropped whole between two queries, never during one (the answers
+ * of one query lean on each other), so each query still works out each slot once.
  */
 const MAX_MEMO_SLOTS = 4096;
 
@@ -24,6 +25,9 @@ export class AcceptedTypes {
   private readonly doc: SchemaDocument;
   private readonly applicators: Applicators;
   private readonly bySchema = new Map<SchemaObject, Map<string, number>>();
+  /** How many slots are memoised, and how many slot computations are under way. */
+  private memoised = 0;
+  private active = 0;
 
   constructor(doc: SchemaDocument, applicators: Applicators) {
     this.doc = doc;
@@ -70,6 +74,10 @@ export class AcceptedTypes {
     recurse: (schema: SchemaObject, depth: number) => number,
   ): number {
     if (depth > MAX_ACCEPT_DEPTH) return ALL_TYPES;
+    if (this.active === 0 && this.memoised >= MAX_MEMO_SLOTS) {
+      this.bySchema.clear();
+      this.memoised = 0;
+    }
     let bySlot = this.bySchema.get(schema);
     if (bySlot === undefined) this.bySchema.set(schema, (bySlot = new Map()));
     const known = bySlot.get(slot);
@@ -78,21 +86,26 @@ export class AcceptedTypes {
     const memo = flatCopy(slot);
     // The placeholder answers a cycle back to this slot while it is worked out.
     bySlot.set(memo, ALL_TYPES);
-    const branch = (sub: unknown, d: number) => (isSchemaObject(sub) ? recurse(this.doc.view(sub), d) : sub === false ? 0 : ALL_TYPES);
-    let mask = container !== undefined && (this.of(schema) & container) === 0 ? 0 : own(schema);
-    const allOf = ownValue(schema, 'allOf');
-    if (Array.isArray(allOf)) for (const sub of allOf) mask &= branch(sub, depth + 1);
-    for (const keyword of ['anyOf', 'oneOf']) {
-      const branches = ownValue(schema, keyword);
-      if (!Array.isArray(branches) || branches.length === 0) continue;
-      let union = 0;
-      for (const sub of branches) union |= branch(sub, depth + 1);
-      mask &= union;
+    this.memoised++;
+    this.active++;
+    try {
+      const branch = (sub: unknown, d: number) => (isSchemaObject(sub) ? recurse(this.doc.view(sub), d) : sub === false ? 0 : ALL_TYPES);
+      let mask = container !== undefined && (this.of(schema) & container) === 0 ? 0 : own(schema);
+      const allOf = ownValue(schema, 'allOf');
+      if (Array.isArray(allOf)) for (const sub of allOf) mask &= branch(sub, depth + 1);
+      for (const keyword of ['anyOf', 'oneOf']) {
+        const branches = ownValue(schema, keyword);
+        if (!Array.isArray(branches) || branches.length === 0) continue;
+        let union = 0;
+        for (const sub of branches) union |= branch(sub, depth + 1);
+        mask &= union;
+      }
+      for (const target of this.applicators.refTargets(schema)) mask &= recurse(target, depth + 1);
+      bySlot.set(memo, mask);
+      return mask;
+    } finally {
+      this.active--;
     }
-    for (const target of this.applicators.refTargets(schema)) mask &= recurse(target, depth + 1);
-    if (bySlot.size > MAX_MEMO_SLOTS) bySlot.delete(memo);
-    else bySlot.set(memo, mask);
-    return mask;
   }
 }
 

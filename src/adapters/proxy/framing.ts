@@ -9,8 +9,9 @@
 
 const NEWLINE = 0x0a;
 /**
- * A chunk is decoded whole for the images of its lines up to this many bytes (a pipe delivers at
- * most 64 KB at a time); the lines of a larger one are handed over without images.
+ * What remains of a chunk after the lines that went through is decoded together for the images of
+ * its lines up to this many bytes (a pipe delivers at most 64 KB at a time); past it, its lines
+ * are handed over without images.
  */
 const IMAGED_UP_TO = 1 << 20;
 
