@@ -8,7 +8,7 @@
  * line is read without scanning its envelope again. Anything else is not a match, and the line
  * is read in full.
  */
-import { ARGUMENTS_KEY, flatCopy, endOfContainer, idTokenAt, type MessageHead, type MessageId } from './message.js';
+import { ARGUMENTS_KEY, endOfContainer, flatCopy, idTokenAt, type MessageHead, type MessageId } from './message.js';
 
 /** A head read before, as the fixed text around its id and its arguments. */
 interface Shape {
