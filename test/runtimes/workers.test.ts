@@ -49,8 +49,8 @@ beforeAll(async () => {
   // As wrangler bundles a Worker: everything in one module, Node built-ins left to the runtime.
   await build({
     config: false, entry: { worker: join(import.meta.dirname, 'worker', 'worker.ts') }, outDir: work, format: ['esm'], platform: 'neutral',
-    target: 'es2022', noExternal: [/^(?!node:|module$)/], external: [/^node:/, 'module'], mainFields: ['module', 'main'], splitting: false, dts: false, silent: true,
-    esbuildOptions: (options) => void (options.conditions = ['workerd', 'worker', 'browser', 'import']),
+    target: 'es2022', noExternal: [/^(?!node:|module$)/], external: [/^node:/, 'module'], splitting: false, dts: false, silent: true,
+    esbuildOptions: (options) => void Object.assign(options, { conditions: ['workerd', 'worker', 'browser', 'import'], mainFields: ['module', 'main'] }),
   });
   const port = await freePort();
   writeFileSync(join(work, 'config.capnp'), config(port));

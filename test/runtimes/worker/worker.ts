@@ -21,7 +21,7 @@ async function mcp(request: Request, coerced: boolean): Promise<Response> {
     { description: 'Opens a file at a line.', inputSchema: { line: z.number().int(), filePath: z.string() } },
     async (args) => ({ content: [{ type: 'text', text: JSON.stringify(args) }] }),
   );
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
   await server.connect(transport);
   return transport.handleRequest(request);
 }
