@@ -225,10 +225,10 @@ describe('proxy --url, the GET stream', () => {
 
 describe('proxy --url, usage', () => {
   test.each([
-    [['--url', 'ftp://127.0.0.1/mcp'], 'schema-coerce: proxy: --url must be http or https, not ftp:\n'],
-    [['--url', 'not a url'], 'schema-coerce: proxy: --url "not a url" is not a URL\n'],
-    [['--url', 'http://127.0.0.1/mcp', '--', 'node', 'server.js'], 'schema-coerce: proxy: give either --url or a server command after --, not both\n'],
-    [['--url', 'http://127.0.0.1/mcp', '--header', 'no colon'], 'schema-coerce: proxy: --header "no colon" must be \'Name: value\'\n'],
+    [['--url', 'ftp://127.0.0.1/mcp'], 'schema-coerce proxy: --url must be http or https, not ftp:\n'],
+    [['--url', 'not a url'], 'schema-coerce proxy: --url "not a url" is not a URL\n'],
+    [['--url', 'http://127.0.0.1/mcp', '--', 'node', 'server.js'], 'schema-coerce proxy: give either --url or a server command after --, not both\n'],
+    [['--url', 'http://127.0.0.1/mcp', '--header', 'no colon'], 'schema-coerce proxy: --header "no colon" must be \'Name: value\'\n'],
   ])('%j: exit 2 and one line', (args, stderr) => {
     expect(runCli(['proxy', ...args])).toEqual({ status: 2, stdout: '', stderr });
   });
