@@ -11,7 +11,7 @@ import { coerceArgsJson, prepareToolCall } from '../../index.js';
 import { scanningPlain } from '../../json/scanner.js';
 import { coerceArgsJsonEdits, type TextEdit } from '../../repair/coerce.js';
 import type { ArgsValidator, CoerceOptions } from '../../index.js';
-import { ToolSchemas } from '../tool-schemas.js';
+import { LISTING_MS, Paging, ToolSchemas } from '../tool-schemas.js';
 import { CallShapes } from './call-shapes.js';
 import { ambiguityError, flatCopy, isAscii, isAsciiBytes, isPlainAsciiBytes, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
 import { SplicedLine, splicedText } from './splice.js';
@@ -41,8 +41,6 @@ export interface Wiring {
 }
 
 const NEWLINE = Buffer.from('\n');
-/** How long a tools/call may wait for the proxy's own tools/list before it goes on unchanged. */
-const LIST_TIMEOUT_MS = 10_000;
 /** A server line can matter only if it holds one of these (an escape may hide a name). */
 const LIST_CHANGED = 'list_changed';
 const ESCAPE = '\\u';
@@ -60,11 +58,16 @@ export class ProxySession {
   /** Tools the proxy has asked the server about since the list last changed. */
   private readonly asked = new Set<string>();
   private readonly ownPrefix = `schema-coerce-proxy:${randomUUID()}:`;
+  private readonly ownPrefixBytes = Buffer.from(this.ownPrefix);
   private ownCount = 0;
+  /** The proxy's own requests not answered yet (a late answer is the proxy's, never the client's). */
+  private ownPending = 0;
   /** While the proxy lists the server's tools itself, client lines wait here, in order. */
   private waiting: [line: Line, terminated: boolean][] | null = null;
-  /** The proxy's own listing has gone past its first page. */
-  private pagingOwnList = false;
+  /** The bounds of the proxy's own listing, while it runs. */
+  private paging: Paging | undefined;
+  /** The pages of the proxy's own listing stored so far. */
+  private ownPages = 0;
   private timer: NodeJS.Timeout | undefined;
   private idle: (() => void) | undefined;
   private readonly options: ProxyOptions;
@@ -106,12 +109,12 @@ export class ProxySession {
 
   /** Whether the whole server lines of `chunk` may go to the client unread. */
   serverPasses(chunk: Buffer): boolean {
-    return !this.tools.awaiting && this.waiting === null && !chunk.includes(LIST_CHANGED_BYTES) && !chunk.includes(ESCAPE_BYTES);
+    return !this.tools.awaiting && this.waiting === null && !chunk.includes(LIST_CHANGED_BYTES) && !chunk.includes(ESCAPE_BYTES) && (this.ownPending === 0 || !chunk.includes(this.ownPrefixBytes));
   }
 
   /** Whether a long server line whose start is `head` may be streamed to the client unread. */
   serverStreams(head: Buffer): boolean {
-    return !this.tools.awaiting && this.waiting === null && !head.includes(LIST_CHANGED_BYTES);
+    return !this.tools.awaiting && this.waiting === null && this.ownPending === 0 && !head.includes(LIST_CHANGED_BYTES);
   }
 
   /** One line from the client, with its latin1 image when the framing has it. */
@@ -134,6 +137,10 @@ export class ProxySession {
       if (this.tools.get(head.name) === undefined && !this.asked.has(head.name)) {
         this.asked.add(flatCopy(head.name));
         this.waiting = [[line, terminated]];
+        this.paging = new Paging();
+        clearTimeout(this.timer);
+        // However the server pages, the calls waiting go on once the listing's time is up.
+        this.timer = setTimeout(() => this.release(), LISTING_MS);
         this.listOwnTools(undefined);
         return;
       }
@@ -154,11 +161,11 @@ export class ProxySession {
 
   /** One line from the server. */
   fromServer(line: Line, terminated: boolean): void {
-    const mayMatter = this.tools.awaiting || this.waiting !== null || mayName(line, LIST_CHANGED, LIST_CHANGED_BYTES);
+    const mayMatter = this.tools.awaiting || this.waiting !== null || mayName(line, LIST_CHANGED, LIST_CHANGED_BYTES) || (this.ownPending > 0 && mayName(line, this.ownPrefix, this.ownPrefixBytes));
     const head = mayMatter ? readHead(latin1Of(line), false) : undefined;
     if (head !== undefined) {
       if (typeof head.id === 'string' && head.id.startsWith(this.ownPrefix)) {
-        this.ownListPage(line);
+        this.ownListPage(line, head.id);
         return;
       }
       if (head.method === 'notifications/tools/list_changed') {
@@ -176,28 +183,30 @@ export class ProxySession {
   private listOwnTools(cursor: unknown): void {
     const id = `${this.ownPrefix}${++this.ownCount}`;
     const params = cursor === undefined ? {} : { cursor };
+    this.ownPending++;
     this.wiring.toServer([Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params }) + '\n')]);
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.release(), LIST_TIMEOUT_MS);
   }
 
-  private ownListPage(line: Line): void {
+  /** A page of the proxy's own listing: the next one is asked for within the listing's bounds. */
+  private ownListPage(line: Line, id: string): void {
+    // A page is the listing's only when it answers the last request; any other came late.
+    const paging = id === `${this.ownPrefix}${this.ownCount}` ? this.paging : undefined;
+    if (this.ownPending > 0) this.ownPending--;
     const result = resultOf(line) as { tools?: unknown; nextCursor?: unknown } | undefined;
     const tools = result?.tools;
-    if (Array.isArray(tools)) this.tools.store(tools, !this.pagingOwnList);
+    // A late page adds its tools; nothing more is asked.
+    if (Array.isArray(tools)) this.tools.store(tools, paging !== undefined && this.ownPages++ === 0);
+    if (paging === undefined) return;
     const next = result?.nextCursor;
-    if (typeof next === 'string' && Array.isArray(tools)) {
-      this.pagingOwnList = true;
-      this.listOwnTools(next);
-    } else {
-      this.release();
-    }
+    if (Array.isArray(tools) && paging.follows(next)) this.listOwnTools(next);
+    else this.release();
   }
 
   /** Lets the waiting client lines go on, in order, now that the proxy knows what it can. */
   private release(): void {
     clearTimeout(this.timer);
-    this.pagingOwnList = false;
+    this.paging = undefined;
+    this.ownPages = 0;
     const lines = this.waiting ?? [];
     this.waiting = null;
     for (const [line, terminated] of lines) this.fromClient(line, terminated);
