@@ -12,6 +12,7 @@ export default defineConfig({
       'test/proxy-parts.test.ts',
       'test/proxy-hostile.test.ts',
       'test/proxy-session.test.ts',
+      'test/proxy-bytes.test.ts',
       'test/proxy-inprocess.test.ts',
       'test/fuzz-proxy.test.ts',
       'test/mcp.test.ts',

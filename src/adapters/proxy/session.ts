@@ -8,13 +8,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { coerceArgsJson, prepareToolCall } from '../../index.js';
-import { scanningPlain } from '../../json/scanner.js';
+import { ArgsParseError } from '../../json/errors.js';
+import { scanJson, scanningPlain, skipSpace, type JsonVisitor } from '../../json/scanner.js';
 import { coerceArgsJsonEdits, type TextEdit } from '../../repair/coerce.js';
 import type { ArgsValidator, CoerceOptions } from '../../index.js';
 import { LISTING_MS, Paging, ToolSchemas } from '../tool-schemas.js';
 import { CallShapes } from './call-shapes.js';
 import { ambiguityError, flatCopy, isAscii, isAsciiBytes, isPlainAsciiBytes, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
-import { SplicedLine, splicedText } from './splice.js';
+import { byteEdits, SplicedLine, splicedText } from './splice.js';
 import type { Line } from './framing.js';
 import type { Piece } from './outlet.js';
 
@@ -41,6 +42,8 @@ export interface Wiring {
 }
 
 const NEWLINE = Buffer.from('\n');
+const QUOTE = 0x22;
+const OPEN_BRACE = 0x7b;
 /** A server line can matter only if it holds one of these (an escape may hide a name). */
 const LIST_CHANGED = 'list_changed';
 const ESCAPE = '\\u';
@@ -217,7 +220,11 @@ export class ProxySession {
     }
   }
 
-  /** Forwards a tools/call with only its argument bytes repaired, or answers it with an isError result. */
+  /**
+   * Forwards a tools/call with only its argument bytes repaired, or answers it with an isError
+   * result: when it is rejected, and when its arguments cannot be read one way only (an object
+   * repeating a key with two values) or were cut off.
+   */
   private repairCall(line: Line, text: string, terminated: boolean, head: MessageHead): void {
     const name = head.name!;
     const schema = this.tools.get(name);
@@ -228,6 +235,10 @@ export class ProxySession {
       return;
     }
     const raw = text.slice(span.start, span.end);
+    if (raw.charCodeAt(0) === QUOTE) {
+      this.repairStringCall(line, terminated, head, raw, schema);
+      return;
+    }
     // Arguments of printable ASCII (not a byte below 0x20, no tab or line break either) have their
     // strings found by native searches.
     const plain = typeof line !== 'string' && isPlainAsciiBytes(line, span.start, span.end);
@@ -237,20 +248,59 @@ export class ProxySession {
     let edits: readonly TextEdit[];
     if (plain) scanningPlain(argsText);
     try {
-      // ASCII arguments are their own latin1 image: an edit's offsets are byte offsets.
-      edits = ascii ? coerceArgsJsonEdits(argsText, schema, options) : wholeEdit(argsText, raw.length, schema, options);
-    } catch {
-      this.wiring.toServer([line, ...ending]);
+      // ASCII arguments are their own latin1 image: an edit's offsets are byte offsets. Others have
+      // their edits moved to byte offsets, so every byte outside an edit goes on as it came.
+      edits = coerceArgsJsonEdits(argsText, schema, options);
+      if (!ascii) edits = byteEdits(argsText, raw, edits) ?? [{ start: 0, end: raw.length, text: coerceArgsJson(argsText, schema, options) }];
+    } catch (error) {
+      // Arguments the head only located that are not JSON make the line not JSON: it goes on as
+      // it came. JSON arguments the repair refuses (a key repeated with two values) are answered.
+      if (error instanceof ArgsParseError && (!span.unread || isJsonText(argsText))) this.refuse(argsText, schema, name, head.id!);
+      else this.wiring.toServer([line, ...ending]);
       return;
     } finally {
       if (plain) scanningPlain(undefined);
     }
     if (!this.settle(argsText, schema, name, head.id!)) return;
-    if (edits.length === 0) {
-      this.wiring.toServer([line, ...ending]);
+    this.forward(line, terminated, span.start, edits);
+  }
+
+  /**
+   * A call whose `arguments` is a string: its value is the arguments' text, read as every text
+   * entry reads it (`coerceArgsJson`, with the proxy's options). Text that reads as an object goes
+   * on as that object in place of the string; cut-off text is answered with the message that says
+   * so; any other string goes on as it came.
+   */
+  private repairStringCall(line: Line, terminated: boolean, head: MessageHead, raw: string, schema: unknown): void {
+    const name = head.name!;
+    const span = head.args!;
+    const argsText = JSON.parse(utf8Of(raw)) as string;
+    let output: string;
+    try {
+      output = coerceArgsJson(argsText, schema, this.coerceOptions);
+    } catch (error) {
+      if (error instanceof ArgsParseError && error.truncated) this.refuse(argsText, schema, name, head.id!);
+      else this.wiring.toServer(terminated ? [line, NEWLINE] : [line]);
       return;
     }
-    this.wiring.toServer(typeof line === 'string' ? splicedText(line, span.start, edits, terminated) : [new SplicedLine(line, span.start, edits, terminated)]);
+    if (output.charCodeAt(skipSpace(output, 0)) !== OPEN_BRACE) {
+      this.wiring.toServer(terminated ? [line, NEWLINE] : [line]);
+      return;
+    }
+    if (!this.settle(argsText, schema, name, head.id!)) return;
+    this.forward(line, terminated, span.start, [{ start: 0, end: raw.length, text: output }]);
+  }
+
+  /** Sends the line on with `edits` (byte offsets from `offset`) applied. */
+  private forward(line: Line, terminated: boolean, offset: number, edits: readonly TextEdit[]): void {
+    if (edits.length === 0) this.wiring.toServer(terminated ? [line, NEWLINE] : [line]);
+    else this.wiring.toServer(typeof line === 'string' ? splicedText(line, offset, edits, terminated) : [new SplicedLine(line, offset, edits, terminated)]);
+  }
+
+  /** Answers a call whose arguments cannot go on (see `repairCall`) with the pipeline's message. */
+  private refuse(argsText: string, schema: unknown, name: string, id: MessageId): void {
+    const call = prepareToolCall(argsText, schema, { ...this.coerceOptions, toolName: name });
+    this.answer(id, name, call.message ?? 'Invalid parameters.');
   }
 
   /**
@@ -271,11 +321,15 @@ export class ProxySession {
     for (const change of call.changes) this.wiring.report({ kind: 'change', tool: name, ...change });
     for (const { path, reason, expected, message } of call.refusals) this.wiring.report({ kind: 'refusal', tool: name, path, reason, expected, message });
     if (call.ok || (validator === undefined && !rejectUndeclared)) return true;
-    const message = call.message ?? 'Invalid parameters.';
+    this.answer(id, name, call.message ?? 'Invalid parameters.');
+    return false;
+  }
+
+  /** Answers the call `id` with an isError result carrying `message`, and reports the rejection. */
+  private answer(id: MessageId, name: string, message: string): void {
     this.wiring.report({ kind: 'rejection', tool: name, message });
     const result = { content: [{ type: 'text', text: message }], isError: true };
     this.wiring.toClient(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, result }) + '\n'));
-    return false;
   }
 }
 
@@ -284,14 +338,19 @@ function mayName(line: Line, name: string, bytes: Buffer): boolean {
   return typeof line === 'string' ? line.includes(name) || line.includes(ESCAPE) : line.includes(bytes) || line.includes(ESCAPE_BYTES);
 }
 
-/**
- * The repair of arguments that are not ASCII, whose offsets would count UTF-16 units, not bytes:
- * one edit over all `bytes` of them, none when nothing changes.
- */
-function wholeEdit(argsText: string, bytes: number, schema: unknown, options: CoerceOptions): readonly TextEdit[] {
-  const output = coerceArgsJson(argsText, schema, options);
-  return output === argsText ? [] : [{ start: 0, end: bytes, text: output }];
+/** Whether `text` is JSON (RFC 8259): read by the scanner, nothing built. */
+function isJsonText(text: string): boolean {
+  try {
+    scanJson(text, IGNORE);
+    return true;
+  } catch {
+    return false;
+  }
 }
+
+const nothing = (): void => undefined;
+/** A visitor that takes nothing from what it is shown. */
+const IGNORE: JsonVisitor = { open: nothing, key: nothing, string: nothing, number: nothing, literal: nothing, close: nothing };
 
 /** The latin1 image of a line. */
 function latin1Of(line: Line): string {
