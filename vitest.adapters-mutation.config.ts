@@ -16,7 +16,7 @@ export default defineConfig({
       'test/proxy-inprocess.test.ts',
       'test/fuzz-proxy.test.ts',
       'test/mcp.test.ts',
-      'test/mcp-paging.test.ts',
+      'test/mcp-adapters.test.ts',
       'test/openai-agents.test.ts',
       'test/langchain.test.ts',
       'test/mastra.test.ts',

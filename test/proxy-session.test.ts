@@ -1,7 +1,7 @@
 /**
  * The proxy's session in process: its own `tools/list` paging against a server that pages
  * forever, repeats a cursor or answers slowly (bounded in pages and time, the waiting call goes
- * on with what was listed).
+ * on with what was listed); a client paging `tools/list` itself; `list_changed`; its options.
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { bytesOf, type Piece } from '../src/adapters/proxy/outlet.js';
@@ -101,6 +101,57 @@ describe("the proxy's own tools/list", () => {
     // Answered, nothing of the proxy's is pending: the server's lines pass again, and stream.
     expect(session.serverPasses(late)).toBe(true);
     expect(session.serverStreams(late)).toBe(true);
+    session.stop();
+  });
+});
+
+describe('what the session learns from the client\'s own tools/list', () => {
+  test('a client paging tools/list itself: every page is kept, the first replaces what was known', () => {
+    const { session, toServer, own } = wired();
+    session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'), true);
+    session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [{ name: 't', inputSchema: SCHEMA }], nextCursor: 'p2' } })), true);
+    session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"p2"}}'), true);
+    session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 2, result: { tools: [{ name: 'u', inputSchema: SCHEMA }] } })), true);
+    session.fromClient(Buffer.from(CALL), true);
+    session.fromClient(Buffer.from(CALL.replace('"t"', '"u"')), true);
+    expect(own()).toEqual([]);
+    expect(toServer.slice(-2)).toEqual([CALL.replace('"n":2.0', '"n":2') + '\n', CALL.replace('"t"', '"u"').replace('"n":2.0', '"n":2') + '\n']);
+    // A first page again: the tools before it are forgotten.
+    session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":3,"method":"tools/list"}'), true);
+    session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 3, result: { tools: [{ name: 'u', inputSchema: SCHEMA }] } })), true);
+    session.fromClient(Buffer.from(CALL), true);
+    expect(own()).toHaveLength(1);
+    session.stop();
+  });
+
+  test('notifications/tools/list_changed: the schemas are forgotten, and the next call lists them again', () => {
+    const { session, toServer, own, answer } = wired();
+    session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'), true);
+    session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [{ name: 't', inputSchema: SCHEMA }] } })), true);
+    session.fromServer(Buffer.from('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}'), true);
+    session.fromClient(Buffer.from(CALL), true);
+    expect(own()).toHaveLength(1);
+    // The tool is now a string: the stale integer schema is not used.
+    answer({ tools: [{ name: 't', inputSchema: { type: 'object', properties: { n: { type: 'number' } } } }] });
+    expect(toServer.at(-1)).toBe(CALL + '\n');
+    session.stop();
+  });
+});
+
+describe('the session\'s options', () => {
+  const BIG = '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t","arguments":{"n":12345678901234567890123.0}}}';
+  test.each<[ProxyOptions, string]>([
+    [{}, BIG],
+    [{ integerRange: 'unbounded' }, BIG.replace('.0}', '}')],
+    [{ integerRange: 'safe' }, BIG],
+  ])('integerRange %j', (options, expected) => {
+    const { session, toServer } = wired(options);
+    session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'), true);
+    session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [{ name: 't', inputSchema: SCHEMA }] } })), true);
+    session.fromClient(Buffer.from(BIG), true);
+    session.fromClient(Buffer.from(CALL.replace('"n":2.0', '"n":9007199254740993.0')), true);
+    expect(toServer.at(-2)).toBe(expected + '\n');
+    expect(toServer.at(-1)).toBe(CALL.replace('"n":2.0', options.integerRange === 'safe' ? '"n":9007199254740993.0' : '"n":9007199254740993') + '\n');
     session.stop();
   });
 });

@@ -48,7 +48,8 @@ function interpose(server: Server, transport: Transport, options: ServerCoercion
   transport.send = async (message, sendOptions) => {
     const outgoing = message as { id?: string | number; method?: string; result?: { tools?: Tool[] } };
     if (outgoing.method === 'notifications/tools/list_changed') schemas.clear();
-    if (outgoing.id !== undefined) schemas.responded(outgoing.id, outgoing.result);
+    // Only a response answers the client: the server's own requests count their ids apart.
+    if (outgoing.id !== undefined && outgoing.method === undefined) schemas.responded(outgoing.id, outgoing.result);
     return send(message, sendOptions);
   };
 

@@ -1,7 +1,8 @@
 /**
- * The MCP wrappers against a server that pages `tools/list` forever or repeats its cursor: the
- * client's refresh and the server wrapper's own listing stop (100 pages, 10 s, no cursor twice)
- * and go on with what was listed.
+ * The MCP wrappers and the framework adapters' shared call, in memory: against a server that
+ * pages `tools/list` forever or repeats its cursor (the client's refresh and the server wrapper's
+ * own listing stop: 100 pages, 10 s, no cursor twice, and go on with what was listed), the server
+ * wrapper's order of messages and its ids, and the framework default integer range.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -9,6 +10,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test } from 'vitest';
 import { withArgCoercion, withServerArgCoercion } from '../src/mcp.js';
+import { prepareFrameworkCall } from '../src/adapters/framework-call.js';
+import { stringifyArgs } from '../src/index.js';
 import { Paging } from '../src/adapters/tool-schemas.js';
 
 const SCHEMA = { type: 'object' as const, properties: { n: { type: 'integer' } } };
@@ -74,5 +77,63 @@ describe('Paging', () => {
     while (many.follows(`p${followed}`, 0)) followed++;
     // The first page plus 99 followed: 100 pages.
     expect(followed).toBe(99);
+  });
+});
+
+describe('withServerArgCoercion: order and ids', () => {
+  test('a notifications/cancelled behind a call waiting for its schema is delivered after it: the call is cancelled', async () => {
+    const server = withServerArgCoercion(new Server({ name: 's', version: '1.0.0' }, { capabilities: { tools: {} } }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      return { tools: [{ name: 't', inputSchema: SCHEMA }] };
+    });
+    let aborted: boolean | undefined;
+    server.setRequestHandler(CallToolRequestSchema, async (_request, extra) => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      aborted = extra.signal.aborted;
+      return { content: [{ type: 'text', text: 'ran' }] };
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    await clientSide.start();
+    await clientSide.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't', arguments: { n: 1.0 } } });
+    await clientSide.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'user' } });
+    for (let waited = 0; aborted === undefined && waited < 5_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(aborted).toBe(true);
+    await server.close();
+  });
+
+  test("the server's own requests, whose ids may be a client's, do not take the answer of the client's tools/list", async () => {
+    let server!: Server;
+    server = withServerArgCoercion(new Server({ name: 's', version: '1.0.0' }, { capabilities: { tools: {} } }));
+    let lists = 0;
+    server.setRequestHandler(ListToolsRequestSchema, async () => {
+      lists++;
+      // Two pings from the server: its ids 0 and 1, the client's tools/list being 1.
+      await server.ping();
+      await server.ping();
+      return { tools: [{ name: 't', inputSchema: SCHEMA }] };
+    });
+    server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: JSON.stringify(request.params.arguments) }] }));
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'c', version: '1.0.0' });
+    await client.connect(clientSide);
+    await client.listTools();
+    expect(text(await client.callTool({ name: 't', arguments: { n: 4.0 } }))).toBe('{"n":4}');
+    // The schema came from the client's own listing: the server's handler was not asked again.
+    expect(lists).toBe(1);
+    await client.close();
+  }, 10_000);
+});
+
+describe('the framework adapters\' call', () => {
+  test('integers only within ±(2^53−1) by default: a 19-digit whole float is not respelled into a value JSON.parse would round', () => {
+    const schema = { type: 'object', properties: { id: { type: 'integer' } } };
+    const text19 = '{"id":1234567890123456789.0}';
+    expect(stringifyArgs(prepareFrameworkCall(text19, schema, 't', {}, undefined).args)).toBe(text19);
+    expect(stringifyArgs(prepareFrameworkCall(text19, schema, 't', { integerRange: 'int64' }, undefined).args)).toBe('{"id":1234567890123456789}');
+    expect(stringifyArgs(prepareFrameworkCall('{"id":"5"}', schema, 't', {}, undefined).args)).toBe('{"id":5}');
+    expect(stringifyArgs(prepareFrameworkCall('{"id":"5"}', schema, 't', { lenient: false }, undefined).args)).toBe('{"id":"5"}');
   });
 });
