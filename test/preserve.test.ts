@@ -8,7 +8,7 @@ import { readTolerant } from '../src/json/repair/reader.js';
 function check(text: string, extra: readonly Edit[] = []): () => void {
   const reading = readTolerant(text);
   const edits = [...reading.edits, ...extra].sort((a, b) => a.start - b.start || a.end - b.end);
-  return () => checkTokensKept(applyEdits(text, edits), reading.tokens, edits);
+  return () => checkTokensKept(text, applyEdits(text, edits), reading.tokens, edits);
 }
 
 const edit = (start: number, end: number, to: string, rule: Edit['rule'] = 'comment'): Edit => ({ start, end, to, rule });
@@ -36,7 +36,7 @@ describe('the token check', () => {
   });
 
   test('refuses a result that is not strict JSON', () => {
-    expect(() => checkTokensKept("['a']", [1, 4], [])).toThrow(ArgsParseError);
+    expect(() => checkTokensKept("['a']", "['a']", [1, 4], [])).toThrow(ArgsParseError);
   });
 
   test('records each string and number token where it is in the text given, envelope included', () => {
@@ -60,7 +60,7 @@ describe('single-quoted strings become their exact JSON spelling', () => {
   test.each(CASES)('%s', (input, json, value) => {
     const reading = readTolerant(`[${input}]`);
     expect(reading.tokens).toEqual([1, 1 + input.length]);
-    expect(reading.edits).toEqual([{ start: 1, end: 1 + input.length, to: json, rule: 'quotes' }]);
+    expect(reading.edits).toEqual([{ start: 1, end: 1 + input.length, to: json, rule: 'quotes', escapes: 'python' }]);
     expect(JSON.parse(json)).toBe(value);
   });
 });
