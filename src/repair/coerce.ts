@@ -104,9 +104,11 @@ function coerceText(text: string, schema: unknown, options: CoerceOptions | unde
   if (typeof text !== 'string') throw new ArgsParseError(`expected a string, got ${text === null ? 'null' : typeof text}`);
   const rules = resolveRules(options?.lenient);
   const syntax = rules !== null && rules.syntax;
-  // A root string may be double-encoded arguments: under `syntax` the repairing reader decides.
+  // A root string may be double-encoded arguments, a root `null` no arguments: under `syntax` the
+  // repairing reader decides.
   let strictError: ArgsParseError | undefined;
-  if (!syntax || text.charCodeAt(skipSpace(text, 0)) !== 0x22) {
+  const first = text.charCodeAt(skipSpace(text, 0));
+  if (!syntax || (first !== 0x22 && first !== 0x6e)) {
     let rewritten: string | readonly TextEdit[] | undefined;
     try {
       rewritten = rewriteLiterals(text, planOrNull(schema), rangeOf(options?.integerRange), rules, asEdits);
