@@ -13,7 +13,10 @@ export interface LenientRules {
   readonly strings?: boolean;
   /** `"true"`/`"1"`/`1` → `true`, `"false"`/`"0"`/`0` → `false`; nothing else. */
   readonly booleans?: boolean;
-  /** A scalar where only arrays are accepted becomes a one-element array (`"a"` → `["a"]`). */
+  /**
+   * A scalar where only arrays are accepted becomes a one-element array (`"a"` → `["a"]`); a string
+   * holding a list separator (`,`, `;`, a line break) is refused `ambiguous`, never wrapped or split.
+   */
   readonly arrays?: boolean;
   /** A string holding JSON text of an array or object, where only those are accepted, is parsed. */
   readonly jsonText?: boolean;
