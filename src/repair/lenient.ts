@@ -30,6 +30,9 @@ export function resolveRules(lenient: boolean | LenientRules | undefined): Rules
     numbersToStrings: given.numbersToStrings !== false,
     syntax: given.syntax !== false,
     enumCase: given.enumCase !== false,
+    optionalNull: given.optionalNull !== false,
+    unwrap: given.unwrap !== false,
+    flattenedKey: given.flattenedKey !== false,
   };
 }
 
