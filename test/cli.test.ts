@@ -54,6 +54,25 @@ describe('schema-coerce (built bin)', () => {
     expect(runCli(['--version']).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 
+  test.each([['proxy', '--help'], ['proxy', '-h'], ['proxy', '--lenient', '--help', '--', 'node', 'server.js']])('%s %s: the help on stdout, exit 0, no server started', (...args) => {
+    const run = runCli(args);
+    expect(run).toMatchObject({ status: 0, stderr: '' });
+    expect(run.stdout).toBe(runCli(['--help']).stdout);
+  });
+
+  test('the help names every repair the proxy\'s --lenient makes, as the main command\'s does', () => {
+    const lines = runCli(['--help']).stdout.split('\n').filter((line) => /--lenient/.test(line));
+    expect(lines).toEqual([
+      '  -l, --lenient              also convert by type, fix enum case, repair syntax with one reading',
+      '  -l, --lenient              also convert by type, fix enum case, repair syntax with one reading',
+    ]);
+  });
+
+  test('the proxy takes -l for --lenient, as the main command does', () => {
+    const run = runCli(['proxy', '-l', '--integer-range', 'huge', '--', 'node', 'server.js']);
+    expect(run).toMatchObject({ status: 2, stderr: 'schema-coerce proxy: --integer-range must be int64, safe or unbounded, not "huge"\n' });
+  });
+
   test('binary garbage on stdin and in a --schema file: exit 2, one positioned line, nothing on stdout', () => {
     const garbage = Buffer.from([0x00, 0xff, 0xfe, 0x7b, 0x22, 0x0a, 0x1b, 0x5b, 0x32, 0x4a]).toString('latin1');
     const onStdin = runCli(['-s', SCHEMA], garbage);
@@ -80,6 +99,8 @@ describe('schema-coerce (built bin)', () => {
     ['an unknown option', ['--bogus'], /^schema-coerce: Unknown option '--bogus'/],
     ['a bad --integer-range', ['--integer-range', 'huge', '-s', SCHEMA, '{}'], /^schema-coerce: --integer-range must be/],
     ['two operands', ['-s', SCHEMA, '{}', '{}'], /^schema-coerce: expected at most one args operand/],
+    ['an unknown proxy option', ['proxy', '--bogus', '--', 'node', 'server.js'], /^schema-coerce proxy: Unknown option '--bogus'/],
+    ['a proxy without a server', ['proxy', '--lenient'], /^schema-coerce proxy: give the server command after --/],
   ])('%s: exit 2, one line naming the problem, nothing on stdout', (_name, args, message, input?: string) => {
     const run = runCli(args, input);
     expect(run.status).toBe(2);

@@ -205,7 +205,7 @@ describe('packaging', () => {
     const withValidate = spawnSync(cli, ['proxy', '--validate', '--', process.execPath, '-e', ''], { cwd: bare, encoding: 'utf8' });
     expect(withValidate.status).toBe(2);
     expect(withValidate.stdout).toBe('');
-    expect(withValidate.stderr).toMatch(/^schema-coerce: proxy: --validate needs the optional peer dependency ajv \(npm install ajv\)/);
+    expect(withValidate.stderr).toMatch(/^schema-coerce proxy: --validate needs the optional peer dependency ajv \(npm install ajv\)/);
   });
 
   test('the core bundles for browsers with no Node built-in, within its size budget', async () => {
