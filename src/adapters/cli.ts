@@ -11,6 +11,7 @@ import {
 import { runProxy } from './proxy/process.js';
 import { stdioUpstream } from './proxy/stdio-upstream.js';
 import { httpUpstream } from './proxy/http-upstream.js';
+import { TargetError, targetHeaders, targetUrl } from './proxy/http-target.js';
 import type { Connect } from './proxy/upstream.js';
 import { loadValidateArgs } from './load-validator.js';
 
@@ -167,21 +168,12 @@ async function readProxyCommandLine(argv: string[]): Promise<ProxyRun | 'help'> 
 /** The proxy's `--url` upstream, with its `--header`s; a server command may not be given too. */
 function httpTarget(url: string, headers: readonly string[], command: readonly string[]): Connect {
   if (command.length > 0) throw new UsageError('give either --url or a server command after --, not both');
-  let parsed: URL;
   try {
-    parsed = new URL(url);
-  } catch {
-    throw new UsageError(`--url ${JSON.stringify(url)} is not a URL`);
+    return httpUpstream(targetUrl(url), targetHeaders(headers));
+  } catch (error) {
+    if (error instanceof TargetError) throw new UsageError(error.message);
+    throw error;
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--url must be http or https, not ${parsed.protocol}`);
-  const fields: Record<string, string> = {};
-  for (const header of headers) {
-    const colon = header.indexOf(':');
-    const name = colon === -1 ? '' : header.slice(0, colon).trim();
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header ${JSON.stringify(header)} must be 'Name: value'`);
-    fields[name.toLowerCase()] = header.slice(colon + 1).trim();
-  }
-  return httpUpstream(parsed, fields);
 }
 
 function checkRange(range: string | undefined): IntegerRange | undefined {
