@@ -31,7 +31,7 @@ Options:
   -v, --version              show the version
 
 Proxy options (repair every tool call a client sends to a stdio MCP server):
-      --lenient              convert strings, booleans, arrays and JSON text by type
+  -l, --lenient              also convert by type, fix enum case, repair syntax with one reading
       --validate             answer calls that fail the schema with an isError result
       --reject-undeclared    answer calls with undeclared keys with an isError result
       --integer-range <r>    int64 (default), safe or unbounded
@@ -39,6 +39,7 @@ Proxy options (repair every tool call a client sends to a stdio MCP server):
       --verbose              write the same lines to stderr
       --url <url>            a Streamable HTTP server instead of a server command
       --header 'Name: value' send this header to the --url server (repeatable)
+  -h, --help                 show this help
 
 Exit status: 0 done, 2 bad input (the message names the file and position); the proxy exits
 with the server's status, or 127 when the server cannot be started.
@@ -46,11 +47,18 @@ Example:
   schema-coerce --schema '{"properties":{"line":{"type":"integer"}}}' '{"line":5.0}'
 `;
 
-/** A wrong invocation or unreadable input: the CLI prints its `detail` and exits 2. */
+/**
+ * A wrong invocation or unreadable input: the CLI prints its `detail` after the name of the
+ * command it concerns (`schema-coerce`, `schema-coerce proxy`) and exits 2.
+ */
 export class UsageError extends SchemaCoerceError {
-  constructor(detail: string) {
+  /** The command the error concerns, as its messages are prefixed: `schema-coerce proxy`. */
+  readonly command: string;
+
+  constructor(detail: string, command = 'schema-coerce') {
     super(detail);
     this.name = 'UsageError';
+    this.command = command;
   }
 }
 
@@ -92,6 +100,24 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function proxy(argv: string[]): Promise<number> {
+  let options: ProxyRun | 'help';
+  try {
+    options = await readProxyCommandLine(argv);
+  } catch (error) {
+    // Every message about the proxy's command line is the proxy's, as its own messages are.
+    if (error instanceof UsageError) throw new UsageError(error.detail, 'schema-coerce proxy');
+    throw error;
+  }
+  if (options === 'help') {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  return runProxy(options.upstream, options);
+}
+
+type ProxyRun = Parameters<typeof runProxy>[1] & { readonly upstream: Connect };
+
+async function readProxyCommandLine(argv: string[]): Promise<ProxyRun | 'help'> {
   const split = argv.indexOf('--');
   const own = split === -1 ? argv : argv.slice(0, split);
   const command = split === -1 ? [] : argv.slice(split + 1);
@@ -101,7 +127,7 @@ async function proxy(argv: string[]): Promise<number> {
       args: own,
       strict: true,
       options: {
-        lenient: { type: 'boolean' },
+        lenient: { type: 'boolean', short: 'l' },
         validate: { type: 'boolean' },
         'reject-undeclared': { type: 'boolean' },
         'integer-range': { type: 'string' },
@@ -109,40 +135,43 @@ async function proxy(argv: string[]): Promise<number> {
         verbose: { type: 'boolean' },
         url: { type: 'string' },
         header: { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
       },
     }));
   } catch (error) {
-    throw new UsageError(`proxy: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(error instanceof Error ? error.message : String(error));
   }
+  if (values.help === true) return 'help';
   const upstream = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], command);
-  if (upstream === undefined && command.length === 0) throw new UsageError('proxy: give the server command after --, e.g. schema-coerce proxy -- node server.js');
+  if (upstream === undefined && command.length === 0) throw new UsageError('give the server command after --, e.g. schema-coerce proxy -- node server.js');
   const range = checkRange(values['integer-range']);
   let validator: ArgsValidator | undefined;
   if (values.validate === true) {
     try {
       validator = await loadValidateArgs();
     } catch (error) {
-      if (error instanceof MissingPeerError) throw new UsageError(`proxy: --validate ${error.need}`);
+      if (error instanceof MissingPeerError) throw new UsageError(`--validate ${error.need}`);
       throw error;
     }
   }
-  return runProxy(upstream ?? stdioUpstream(command), {
+  return {
+    upstream: upstream ?? stdioUpstream(command),
     lenient: values.lenient === true,
     ...(validator === undefined ? {} : { validator }),
     rejectUndeclared: values['reject-undeclared'] === true,
     verbose: values.verbose === true,
     ...(values.log === undefined ? {} : { log: values.log }),
     ...(range === undefined ? {} : { integerRange: range }),
-  });
+  };
 }
 
 /** The proxy's `--url` upstream, with its `--header`s; a server command may not be given too. */
 function httpTarget(url: string, headers: readonly string[], command: readonly string[]): Connect {
-  if (command.length > 0) throw new UsageError('proxy: give either --url or a server command after --, not both');
+  if (command.length > 0) throw new UsageError('give either --url or a server command after --, not both');
   try {
     return httpUpstream(targetUrl(url), targetHeaders(headers));
   } catch (error) {
-    if (error instanceof TargetError) throw new UsageError(`proxy: ${error.message}`);
+    if (error instanceof TargetError) throw new UsageError(error.message);
     throw error;
   }
 }

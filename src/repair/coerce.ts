@@ -9,6 +9,7 @@ import { skipSpace } from '../json/scanner.js';
 import { markTruncation } from '../json/repair/repair.js';
 import { readArgsText } from './read-text.js';
 import type { CoerceOptions, CoerceResult, Refusal } from './types.js';
+import { unwrapArguments } from './unwrap.js';
 import { Coercion, walk } from './walk.js';
 
 export type { TextEdit } from './text-path.js';
@@ -39,7 +40,9 @@ export function coerceArgs(args: unknown, schema: unknown, options?: CoerceOptio
   try {
     const plan = planFor(schema);
     if (!hasWork(plan, coercion.work)) return { value: args, changes: NOTHING, refusals: NOTHING };
-    const value = walk(args, plan, coercion);
+    const unwrapped = coercion.rules?.unwrap === true ? unwrapArguments(args, plan, options?.toolName) : undefined;
+    if (unwrapped !== undefined) coercion.changes.push({ path: '', from: unwrapped.keys.map((key) => JSON.stringify(key)).join(','), to: '', rule: 'unwrap' });
+    const value = walk(unwrapped?.inner ?? args, plan, coercion);
     return { value, changes: coercion.changes, refusals: coercion.refusals };
   } catch (error) {
     return { value: args, changes: NOTHING, refusals: [unreadable(args, error)] };
@@ -104,9 +107,11 @@ function coerceText(text: string, schema: unknown, options: CoerceOptions | unde
   if (typeof text !== 'string') throw new ArgsParseError(`expected a string, got ${text === null ? 'null' : typeof text}`);
   const rules = resolveRules(options?.lenient);
   const syntax = rules !== null && rules.syntax;
-  // A root string may be double-encoded arguments: under `syntax` the repairing reader decides.
+  // A root string may be double-encoded arguments, a root `null` no arguments: under `syntax` the
+  // repairing reader decides.
   let strictError: ArgsParseError | undefined;
-  if (!syntax || text.charCodeAt(skipSpace(text, 0)) !== 0x22) {
+  const first = text.charCodeAt(skipSpace(text, 0));
+  if (!syntax || (first !== 0x22 && first !== 0x6e)) {
     let rewritten: string | readonly TextEdit[] | undefined;
     try {
       rewritten = rewriteLiterals(text, planOrNull(schema), rangeOf(options?.integerRange), rules, asEdits);
