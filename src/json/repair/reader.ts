@@ -325,10 +325,12 @@ class Reader {
     const source: Source = this.source;
     const code = body.charCodeAt(i);
     if (code === this.rootClose) {
+      // Comments after it are recorded first: its edit goes before theirs.
+      const before = this.edits.length;
       this.i = i + 1;
       this.skip();
       if (this.i >= body.length) {
-        this.edit(i, i + 1, '', 'stray-bracket');
+        this.edit(i, i + 1, '', 'stray-bracket', before);
         return;
       }
       source.fail(i, `Unexpected ${source.describe(i)} after the arguments`);
