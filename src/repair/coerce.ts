@@ -9,6 +9,7 @@ import { skipSpace } from '../json/scanner.js';
 import { markTruncation } from '../json/repair/repair.js';
 import { readArgsText } from './read-text.js';
 import type { CoerceOptions, CoerceResult, Refusal } from './types.js';
+import { unwrapArguments } from './unwrap.js';
 import { Coercion, walk } from './walk.js';
 
 export type { TextEdit } from './text-path.js';
@@ -39,7 +40,9 @@ export function coerceArgs(args: unknown, schema: unknown, options?: CoerceOptio
   try {
     const plan = planFor(schema);
     if (!hasWork(plan, coercion.work)) return { value: args, changes: NOTHING, refusals: NOTHING };
-    const value = walk(args, plan, coercion);
+    const unwrapped = coercion.rules?.unwrap === true ? unwrapArguments(args, plan, options?.toolName) : undefined;
+    if (unwrapped !== undefined) coercion.changes.push({ path: '', from: unwrapped.keys.map((key) => JSON.stringify(key)).join(','), to: '', rule: 'unwrap' });
+    const value = walk(unwrapped?.inner ?? args, plan, coercion);
     return { value, changes: coercion.changes, refusals: coercion.refusals };
   } catch (error) {
     return { value: args, changes: NOTHING, refusals: [unreadable(args, error)] };
@@ -89,7 +92,9 @@ export function coerceArgsJson(text: string, schema: unknown, options?: CoerceOp
  * `coerceArgsJson`, its output handed back as the spans of `text` it rewrites, in order (applied,
  * they give the string `coerceArgsJson` returns; none when nothing changes):
  * the proxy writes everything between them as the bytes it read, without a copy of the text.
- * Where the object model or syntax repair writes the output, one edit spans the whole text.
+ * Where the object model or syntax repair writes the output, one edit spans the whole text; an
+ * object repeating a key with equal values (refused when they differ, as `coerceArgsJson` does)
+ * has each occurrence rewritten alike, so its bytes stay as they came there too.
  *
  * @throws {ArgsParseError} As `coerceArgsJson` does.
  */
@@ -122,6 +127,11 @@ function coerceText(text: string, schema: unknown, options: CoerceOptions | unde
     if (rewritten !== undefined) return rewritten;
   }
   const read = readArgsText(text, schema, syntax, strictError);
+  if (asEdits && strictError === undefined && read.text === text) {
+    // Valid JSON whose repeated keys the read found equal: the spans each occurrence rewrites.
+    const edits = rewriteLiterals(text, planOrNull(schema), rangeOf(options?.integerRange), rules, true, true);
+    if (edits !== undefined) return edits;
+  }
   const { value } = coerceArgs(read.value, schema, options);
   const output = value === read.value ? read.text : stringifyArgs(value);
   if (!asEdits) return output;

@@ -13,6 +13,8 @@ import { accepts, TYPE_BITS } from '../schema/keywords.js';
 import { hasWork, WORK_INTEGER, WORK_LENIENT, type PlanNode } from '../schema/plan.js';
 import type { Rules } from './lenient.js';
 import { foldsEnumCase } from './enum-case.js';
+import { mayBeFlattened } from './flattened-keys.js';
+import { WRAPPER_KEYS } from './unwrap.js';
 import { Coercion, decide } from './walk.js';
 
 /** One span of a text rewritten: the characters `start..end` become `text`. */
@@ -29,11 +31,12 @@ export interface TextEdit {
  * rewritten, in order (none when nothing changed): everything between them is `text` as it is, so a
  * caller holding the text's bytes writes those on as they are.
  * Returns `undefined` when an object repeats a key: what that means is the object model's call
- * (see `parseArgs`), so the caller takes that path.
+ * (see `parseArgs`), so the caller takes that path; with `keepRepeats` (once the object model has
+ * found every repeat equal), each occurrence is rewritten as the first is.
  *
  * @throws {ArgsParseError} When `text` is not JSON.
  */
-export function rewriteLiterals(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asEdits: boolean): string | readonly TextEdit[] | undefined {
+export function rewriteLiterals(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asEdits: boolean, keepRepeats = false): string | readonly TextEdit[] | undefined {
   // One rewriter is reused from call to call (its stacks keep their capacity); a nested call,
   // should one ever happen, gets a fresh one.
   const rewriter = idle ?? new LiteralRewriter();
@@ -41,7 +44,7 @@ export function rewriteLiterals(text: string, root: PlanNode | null, range: Inte
   try {
     rewriter.reset(text, root, range, rules, asEdits);
     scanJson(text, rewriter);
-    return rewriter.result();
+    return rewriter.result(keepRepeats);
   } finally {
     rewriter.reset('', null, range, null, false);
     idle = rewriter;
@@ -90,7 +93,14 @@ class LiteralRewriter implements JsonVisitor {
   /** The output before the current chunk: flat chunks, and slices of the text too long to copy. */
   private chunks: string[] | null = null;
   private copied = 0;
+  /** An object repeats a key: the object model decides (see `rewriteLiterals`). */
   private duplicate = false;
+  /** A rule that reshapes objects may apply: the object model decides. */
+  private handOff = false;
+  /** The last key read, the key of the value that follows it in an object. */
+  private lastKey = '';
+  /** A root key is one a wrapper puts arguments under (rule `unwrap`, decided at the end). */
+  private wrapper = false;
   /**
    * The spans rewritten so far, when they are the output asked for; else null. Declared last:
    * ahead of the fields the string output uses, it made the 1 MB call 4% slower (paired runs).
@@ -109,6 +119,9 @@ class LiteralRewriter implements JsonVisitor {
     this.chunks = null;
     this.copied = 0;
     this.duplicate = false;
+    this.handOff = false;
+    this.lastKey = '';
+    this.wrapper = false;
     this.edits = asEdits ? [] : null;
     // A scan that completes leaves the stacks empty; only one that threw leaves anything behind.
     if (this.nodes.length !== 0) {
@@ -118,8 +131,10 @@ class LiteralRewriter implements JsonVisitor {
   }
 
   /** The output: the string, or the spans rewritten when they were asked for (see `rewriteLiterals`). */
-  result(): string | readonly TextEdit[] | undefined {
-    if (this.duplicate) return undefined;
+  result(keepRepeats: boolean): string | readonly TextEdit[] | undefined {
+    if (this.duplicate && !keepRepeats) return undefined;
+    // A wrapper has one key, or two with the tool's name: the object path decides whether it is one.
+    if (this.handOff || (this.wrapper && this.keyCounts[0]! <= 2)) return undefined;
     if (this.edits !== null) return this.edits;
     if (this.pieces === null) return this.text;
     this.add(this.text.slice(this.copied));
@@ -148,7 +163,18 @@ class LiteralRewriter implements JsonVisitor {
     const depth = this.nodes.length;
     if (this.seen(depth - 1, key)) this.duplicate = true;
     const parent = this.nodes[depth - 1]!;
-    this.pending = parent === null ? null : this.active(parent.child(key));
+    if (parent === null) {
+      this.pending = null;
+      return;
+    }
+    const child = parent.child(key);
+    this.pending = this.active(child);
+    this.lastKey = key;
+    const rules = this.rules;
+    if (rules === null || child !== null) return;
+    // A key no schema applies to: a flattened path, or a wrapper's key, is the object path's to rebuild.
+    if (rules.flattenedKey && mayBeFlattened(key) && !parent.shape().open) this.handOff = true;
+    if (rules.unwrap && depth === 1 && WRAPPER_KEYS.includes(key)) this.wrapper = true;
   }
 
   string(start: number, end: number): void {
@@ -162,7 +188,10 @@ class LiteralRewriter implements JsonVisitor {
 
   literal(value: boolean | null, start: number, end: number): void {
     const node = this.valueNode();
-    if (node !== null && this.rules !== null && !accepts(node.accept, value)) this.decideSpan(value, node, start, end);
+    if (node === null || this.rules === null || accepts(node.accept, value)) return;
+    // An optional null is removed with its key (rule `optionalNull`): the object path does that.
+    if (value === null && this.rules.optionalNull && this.optional()) this.handOff = true;
+    else this.decideSpan(value, node, start, end);
   }
 
   number(start: number, end: number): void {
@@ -180,6 +209,12 @@ class LiteralRewriter implements JsonVisitor {
   close(): void {
     this.nodes.pop();
     this.counts.pop();
+  }
+
+  /** True when the value being read is at a key of an object whose schemas do not require it. */
+  private optional(): boolean {
+    const depth = this.nodes.length;
+    return depth > 0 && this.counts[depth - 1] === -1 && !this.nodes[depth - 1]!.required().includes(this.lastKey);
   }
 
   /** Records `key` in the object at `depth`; true when it was there already. */
