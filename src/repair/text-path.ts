@@ -30,8 +30,9 @@ export interface TextEdit {
  * it), and returns `text` itself when none changed. With `asEdits`, the output comes as the spans
  * rewritten, in order (none when nothing changed): everything between them is `text` as it is, so a
  * caller holding the text's bytes writes those on as they are.
- * Returns `undefined` when an object repeats a key: what that means is the object model's call
- * (see `parseArgs`), so the caller takes that path.
+ * Returns `undefined` when an object repeats a key (what that means is the object model's call,
+ * see `parseArgs`), or when a lenient shape rule may apply (an optional null, a key no schema
+ * applies to that may spell a path, a root that may be a wrapper), so the caller takes that path.
  *
  * @throws {ArgsParseError} When `text` is not JSON.
  */
