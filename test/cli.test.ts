@@ -44,6 +44,17 @@ describe('schema-coerce (built bin)', () => {
     expect(runCli(['--lenient', '-s', SCHEMA, '{"line":"7","column":" 2 "}']).stdout).toBe('{"line":7,"column":2}\n');
   });
 
+  test('--lenient repairs the second wave of what models send, and names tool markup and the rules in --report', () => {
+    const schema = '{"type":"object","properties":{"message":{"type":"string"},"path":{"type":"string"}}}';
+    const run = runCli(['--lenient', '--report', '-s', schema, '{message:<|"|>fix: a\n\nbody<|"|>, "path": "C:\\Dev\\x"}}']);
+    // The repaired text as the reader wrote it: white space between tokens kept.
+    expect(run.stdout).toBe('{"message":"fix: a\\n\\nbody", "path": "C:\\\\Dev\\\\x"}\n');
+    expect(run.stderr.trim().split('\n').map((line) => (JSON.parse(line) as { rule: string }).rule)).toEqual(['unquoted-key', 'gemma-string', 'literal-backslash', 'stray-bracket']);
+    const markup = runCli(['--lenient', '-s', schema, '<arg_key>path</arg_key>']);
+    expect(markup.status).toBe(2);
+    expect(markup.stderr).toMatch(/tool-call markup \("<arg_key>", the GLM format\).*tool parser/);
+  });
+
   test('--integer-range unbounded writes big whole values out exactly', () => {
     const run = runCli(['--integer-range', 'unbounded', '-s', '{"type":"integer"}', '1e20']);
     expect(run.stdout).toBe('100000000000000000000\n');

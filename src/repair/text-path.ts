@@ -32,11 +32,13 @@ export interface TextEdit {
  * caller holding the text's bytes writes those on as they are.
  * Returns `undefined` when an object repeats a key (what that means is the object model's call,
  * see `parseArgs`), or when a lenient shape rule may apply (an optional null, a key no schema
- * applies to that may spell a path, a root that may be a wrapper), so the caller takes that path.
+ * applies to that may spell a path, a root that may be a wrapper), so the caller takes that path;
+ * with `keepRepeats` (once the object model has found every repeat equal), each occurrence of a
+ * repeated key is rewritten as the first is.
  *
  * @throws {ArgsParseError} When `text` is not JSON.
  */
-export function rewriteLiterals(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asEdits: boolean): string | readonly TextEdit[] | undefined {
+export function rewriteLiterals(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asEdits: boolean, keepRepeats = false): string | readonly TextEdit[] | undefined {
   // One rewriter is reused from call to call (its stacks keep their capacity); a nested call,
   // should one ever happen, gets a fresh one.
   const rewriter = idle ?? new LiteralRewriter();
@@ -44,7 +46,7 @@ export function rewriteLiterals(text: string, root: PlanNode | null, range: Inte
   try {
     rewriter.reset(text, root, range, rules, asEdits);
     scanJson(text, rewriter);
-    return rewriter.result();
+    return rewriter.result(keepRepeats);
   } finally {
     rewriter.reset('', null, range, null, false);
     idle = rewriter;
@@ -93,7 +95,9 @@ class LiteralRewriter implements JsonVisitor {
   /** The output before the current chunk: flat chunks, and slices of the text too long to copy. */
   private chunks: string[] | null = null;
   private copied = 0;
-  /** An object repeats a key, or a rule that reshapes objects may apply: the object model decides. */
+  /** An object repeats a key: the object model decides (see `rewriteLiterals`). */
+  private duplicate = false;
+  /** A rule that reshapes objects may apply: the object model decides. */
   private handOff = false;
   /** The last key read, the key of the value that follows it in an object. */
   private lastKey = '';
@@ -116,6 +120,7 @@ class LiteralRewriter implements JsonVisitor {
     this.size = 0;
     this.chunks = null;
     this.copied = 0;
+    this.duplicate = false;
     this.handOff = false;
     this.lastKey = '';
     this.wrapper = false;
@@ -128,7 +133,8 @@ class LiteralRewriter implements JsonVisitor {
   }
 
   /** The output: the string, or the spans rewritten when they were asked for (see `rewriteLiterals`). */
-  result(): string | readonly TextEdit[] | undefined {
+  result(keepRepeats: boolean): string | readonly TextEdit[] | undefined {
+    if (this.duplicate && !keepRepeats) return undefined;
     // A wrapper has one key, or two with the tool's name: the object path decides whether it is one.
     if (this.handOff || (this.wrapper && this.keyCounts[0]! <= 2)) return undefined;
     if (this.edits !== null) return this.edits;
@@ -157,7 +163,7 @@ class LiteralRewriter implements JsonVisitor {
 
   key(key: string): void {
     const depth = this.nodes.length;
-    if (this.seen(depth - 1, key)) this.handOff = true;
+    if (this.seen(depth - 1, key)) this.duplicate = true;
     const parent = this.nodes[depth - 1]!;
     if (parent === null) {
       this.pending = null;
