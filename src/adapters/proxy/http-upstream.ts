@@ -12,6 +12,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createParser } from 'eventsource-parser';
 import { readHead } from './message.js';
 import { bytesOf, type Piece } from './outlet.js';
+import { fetchFollowing, RedirectRefused } from './redirects.js';
 import type { Connect, UpstreamSide } from './upstream.js';
 
 /** JSON-RPC's "server error" code, used when the endpoint cannot be reached or refuses a message. */
@@ -96,7 +97,7 @@ class HttpUpstream {
     if (isFirst) this.first = new Promise((resolve) => (opened = resolve));
     else await this.first;
     try {
-      const response = await fetch(this.url, {
+      const response = await fetchFollowing(this.url, {
         method: 'POST',
         headers: { ...this.requestHeaders(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body,
@@ -114,7 +115,7 @@ class HttpUpstream {
       if (isFirst) this.listen();
     } catch (error) {
       if (isFirst) opened();
-      if (!this.aborter.signal.aborted) this.refuse(body, `${this.url.href} cannot be reached: ${describe(error)}`);
+      if (!this.aborter.signal.aborted) this.refuse(body, `${this.url.href} ${error instanceof RedirectRefused ? error.message : `cannot be reached: ${describe(error)}`}`);
     }
   }
 
@@ -170,7 +171,7 @@ class HttpUpstream {
     while (!this.closed) {
       try {
         const resume = this.lastEventId === undefined ? {} : { 'last-event-id': this.lastEventId };
-        const response = await fetch(this.url, { method: 'GET', headers: { ...this.requestHeaders(), accept: 'text/event-stream', ...resume }, signal: this.aborter.signal });
+        const response = await fetchFollowing(this.url, { method: 'GET', headers: { ...this.requestHeaders(), accept: 'text/event-stream', ...resume }, signal: this.aborter.signal });
         if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
           await response.body?.cancel();
           return;
@@ -216,7 +217,7 @@ class HttpUpstream {
     this.aborter.abort();
     this.source.resume();
     if (this.sessionId !== undefined) {
-      await fetch(this.url, { method: 'DELETE', headers: this.requestHeaders(), signal: AbortSignal.timeout(2_000) })
+      await fetchFollowing(this.url, { method: 'DELETE', headers: this.requestHeaders(), signal: AbortSignal.timeout(2_000) })
         .then((response) => response.body?.cancel())
         .catch(() => undefined);
     }

@@ -1,0 +1,58 @@
+/**
+ * Redirects of a Streamable HTTP endpoint, followed by hand rather than by `fetch`: a request
+ * body given as bytes cannot be sent a second time by Node's `fetch` (a `307` from a Starlette
+ * router, `/mcp` → `/mcp/`, failed every request). A `307` or `308` to the same origin is
+ * followed with the same method, body and headers (the session id and `Authorization` among
+ * them); a redirect to another origin is refused, so no header, session id or tool argument is
+ * ever sent to a server it was not meant for; any other `3xx` is answered as it is.
+ */
+
+/** How many redirects one request follows before it is refused. */
+const MAX_REDIRECTS = 5;
+
+/** A redirect that was not followed; the message names where it led (its origin only). */
+export class RedirectRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RedirectRefused';
+  }
+}
+
+/** A request to send: `fetch`'s options less the redirect policy, the body as bytes. */
+export interface Outgoing {
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: Uint8Array;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Sends `request` to `url`, following same-origin `307` and `308` redirects.
+ *
+ * @returns The first response that is not such a redirect.
+ * @throws RedirectRefused for a redirect to another origin, one without a usable `Location`, or
+ *   more than five in a row; what `fetch` throws when the server cannot be reached.
+ */
+export async function fetchFollowing(url: URL, request: Outgoing): Promise<Response> {
+  let target = url;
+  for (let hops = 0; ; hops++) {
+    const response = await fetch(target, { ...request, redirect: 'manual' });
+    if (response.status !== 307 && response.status !== 308) return response;
+    await response.body?.cancel();
+    const next = resolve(response.headers.get('location'), target);
+    if (next === undefined) throw new RedirectRefused(`answered HTTP ${response.status} without a usable Location`);
+    if (next.origin !== url.origin) throw new RedirectRefused(`redirected to another origin (${next.origin}): not followed`);
+    if (hops === MAX_REDIRECTS) throw new RedirectRefused(`redirected more than ${MAX_REDIRECTS} times`);
+    target = next;
+  }
+}
+
+/** The URL a `Location` names, relative to `base`; `undefined` when there is none or it is not a URL. */
+function resolve(location: string | null, base: URL): URL | undefined {
+  if (location === null) return undefined;
+  try {
+    return new URL(location, base);
+  } catch {
+    return undefined;
+  }
+}
