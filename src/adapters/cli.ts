@@ -11,12 +11,15 @@ import {
 import { runProxy } from './proxy/process.js';
 import { stdioUpstream } from './proxy/stdio-upstream.js';
 import { httpUpstream } from './proxy/http-upstream.js';
-import type { Connect } from './proxy/upstream.js';
+import { runGateway } from './gateway/run.js';
+import type { GatewayOptions } from './gateway/options.js';
+import type { ProxyOptions } from './proxy/session.js';
 import { loadValidateArgs } from './load-validator.js';
 
 const HELP = `Usage: schema-coerce --schema <file | inline JSON> [options] [args JSON | -]
        schema-coerce proxy [proxy options] -- <server command> [args…]
        schema-coerce proxy [proxy options] --url <http(s) url> [--header 'Name: value']…
+       schema-coerce gateway --listen <host:port> [gateway options] (--url <url> … | -- <command>…)
 
 Repairs tool-call arguments against the tool's JSON Schema and prints them on stdout.
 Arguments come from the last operand, or from stdin when it is "-" or absent.
@@ -39,6 +42,16 @@ Proxy options (repair every tool call a client sends to a stdio MCP server):
       --url <url>            a Streamable HTTP server instead of a server command
       --header 'Name: value' send this header to the --url server (repeatable)
 
+Gateway options (the proxy's repair as a Streamable HTTP endpoint; the proxy options apply):
+      --listen <host:port>   where to listen (loopback unless a host is given; port 0: any)
+      --path <path>          the endpoint's path (default /mcp)
+      --allowed-host <name>  a Host the gateway answers to (repeatable; default loopback names)
+      --allowed-origin <o>   a browser Origin allowed in (repeatable; default loopback origins)
+      --json-response        answer POSTs with JSON bodies rather than SSE streams
+      --max-body <bytes>     the largest request body (default 4194304; 413 beyond)
+      --max-sessions <n>     client sessions at once (default 64; one server process each)
+      --idle-timeout <s>     a session without a request for this long is ended (default 900)
+
 Exit status: 0 done, 2 bad input (the message names the file and position); the proxy exits
 with the server's status, or 127 when the server cannot be started.
 Example:
@@ -56,6 +69,7 @@ export class UsageError extends SchemaCoerceError {
 /** Runs the CLI with `argv` (without `node` and the script) and resolves to the exit status. */
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'proxy') return proxy(argv.slice(1));
+  if (argv[0] === 'gateway') return gateway(argv.slice(1));
   const { values, positionals } = readCommandLine(argv);
   if (values.help) {
     process.stdout.write(HELP);
@@ -90,69 +104,130 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-async function proxy(argv: string[]): Promise<number> {
+/** The options the proxy and the gateway share: the repair, and where the server is. */
+const REPAIR_OPTIONS = {
+  lenient: { type: 'boolean' },
+  validate: { type: 'boolean' },
+  'reject-undeclared': { type: 'boolean' },
+  'integer-range': { type: 'string' },
+  log: { type: 'string' },
+  verbose: { type: 'boolean' },
+  url: { type: 'string' },
+  header: { type: 'string', multiple: true },
+} as const;
+
+/** A subcommand's own arguments (before `--`) and the server command (after it). */
+function splitCommand(argv: string[]): { own: string[]; command: string[] } {
   const split = argv.indexOf('--');
-  const own = split === -1 ? argv : argv.slice(0, split);
-  const command = split === -1 ? [] : argv.slice(split + 1);
-  let values;
+  return split === -1 ? { own: argv, command: [] } : { own: argv.slice(0, split), command: argv.slice(split + 1) };
+}
+
+/** Runs `parse`, a bad option becoming a usage error of subcommand `name`. */
+function parsed<T>(name: string, parse: () => T): T {
   try {
-    ({ values } = parseCommandLine({
-      args: own,
-      strict: true,
-      options: {
-        lenient: { type: 'boolean' },
-        validate: { type: 'boolean' },
-        'reject-undeclared': { type: 'boolean' },
-        'integer-range': { type: 'string' },
-        log: { type: 'string' },
-        verbose: { type: 'boolean' },
-        url: { type: 'string' },
-        header: { type: 'string', multiple: true },
-      },
-    }));
+    return parse();
   } catch (error) {
-    throw new UsageError(`proxy: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(`${name}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const upstream = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], command);
-  if (upstream === undefined && command.length === 0) throw new UsageError('proxy: give the server command after --, e.g. schema-coerce proxy -- node server.js');
+}
+
+/** The repair options of `values`, the `--validate` validator loaded. */
+async function repairOptions(name: string, values: { lenient?: boolean; validate?: boolean; 'reject-undeclared'?: boolean; 'integer-range'?: string; log?: string; verbose?: boolean }): Promise<ProxyOptions> {
   const range = checkRange(values['integer-range']);
   let validator: ArgsValidator | undefined;
   if (values.validate === true) {
     try {
       validator = await loadValidateArgs();
     } catch (error) {
-      if (error instanceof MissingPeerError) throw new UsageError(`proxy: --validate ${error.need}`);
+      if (error instanceof MissingPeerError) throw new UsageError(`${name}: --validate ${error.need}`);
       throw error;
     }
   }
-  return runProxy(upstream ?? stdioUpstream(command), {
+  return {
     lenient: values.lenient === true,
     ...(validator === undefined ? {} : { validator }),
     rejectUndeclared: values['reject-undeclared'] === true,
     verbose: values.verbose === true,
     ...(values.log === undefined ? {} : { log: values.log }),
     ...(range === undefined ? {} : { integerRange: range }),
-  });
+  };
 }
 
-/** The proxy's `--url` upstream, with its `--header`s; a server command may not be given too. */
-function httpTarget(url: string, headers: readonly string[], command: readonly string[]): Connect {
-  if (command.length > 0) throw new UsageError('proxy: give either --url or a server command after --, not both');
+/** The gateway's own options, besides the repair options. */
+const GATEWAY_OPTIONS = {
+  ...REPAIR_OPTIONS,
+  listen: { type: 'string' },
+  path: { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true },
+  'allowed-origin': { type: 'string', multiple: true },
+  'json-response': { type: 'boolean' },
+  'max-body': { type: 'string' },
+  'max-sessions': { type: 'string' },
+  'idle-timeout': { type: 'string' },
+} as const;
+
+async function proxy(argv: string[]): Promise<number> {
+  const { own, command } = splitCommand(argv);
+  const { values } = parsed('proxy', () => parseCommandLine({ args: own, strict: true, options: REPAIR_OPTIONS }));
+  const target = values.url === undefined ? undefined : httpTarget('proxy', values.url, values.header ?? [], command);
+  if (target === undefined && command.length === 0) throw new UsageError('proxy: give the server command after --, e.g. schema-coerce proxy -- node server.js');
+  const options = await repairOptions('proxy', values);
+  return runProxy(target === undefined ? stdioUpstream(command) : httpUpstream(target.url, target.headers), options);
+}
+
+async function gateway(argv: string[]): Promise<number> {
+  const { own, command } = splitCommand(argv);
+  const { values } = parsed('gateway', () => parseCommandLine({ args: own, strict: true, options: GATEWAY_OPTIONS }));
+  const target = values.url === undefined ? undefined : httpTarget('gateway', values.url, values.header ?? [], command);
+  if (target === undefined && command.length === 0) throw new UsageError('gateway: give --url <url> or the server command after --, e.g. schema-coerce gateway --listen 127.0.0.1:8808 -- node server.js');
+  if (values.listen === undefined) throw new UsageError('gateway: --listen <host:port> is required, e.g. --listen 127.0.0.1:8808');
+  const listen = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):(\d{1,5})$/.exec(values.listen);
+  if (listen === null || Number(listen[2]) > 65_535) throw new UsageError(`gateway: --listen ${JSON.stringify(values.listen)} must be host:port`);
+  const path = values.path ?? '/mcp';
+  if (!path.startsWith('/')) throw new UsageError(`gateway: --path ${JSON.stringify(path)} must start with /`);
+  const limits = {
+    ...count('--max-body', values['max-body'], 'maxBody', 1),
+    ...count('--max-sessions', values['max-sessions'], 'maxSessions', 1),
+    ...count('--idle-timeout', values['idle-timeout'], 'idleMs', 1_000),
+  };
+  const options: GatewayOptions = {
+    ...(await repairOptions('gateway', values)),
+    host: listen[1]!.replace(/^\[|\]$/g, ''),
+    port: Number(listen[2]),
+    path,
+    ...(values['allowed-host'] === undefined ? {} : { allowedHosts: values['allowed-host'] }),
+    ...(values['allowed-origin'] === undefined ? {} : { allowedOrigins: values['allowed-origin'] }),
+    jsonResponse: values['json-response'] === true,
+    limits,
+  };
+  return runGateway(target === undefined ? { kind: 'stdio', command } : { kind: 'url', ...target }, options);
+}
+
+/** A whole number option, positive, times `unit`, as the limit `key`. */
+function count(flag: string, value: string | undefined, key: string, unit: number): Record<string, number> {
+  if (value === undefined) return {};
+  if (!/^[1-9]\d{0,15}$/.test(value)) throw new UsageError(`gateway: ${flag} must be a positive whole number, not ${JSON.stringify(value)}`);
+  return { [key]: Number(value) * unit };
+}
+
+/** A `--url` upstream, with its `--header`s; a server command may not be given too. */
+function httpTarget(name: string, url: string, headers: readonly string[], command: readonly string[]): { url: URL; headers: Record<string, string> } {
+  if (command.length > 0) throw new UsageError(`${name}: give either --url or a server command after --, not both`);
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new UsageError(`proxy: --url ${JSON.stringify(url)} is not a URL`);
+    throw new UsageError(`${name}: --url ${JSON.stringify(url)} is not a URL`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`proxy: --url must be http or https, not ${parsed.protocol}`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`${name}: --url must be http or https, not ${parsed.protocol}`);
   const fields: Record<string, string> = {};
   for (const header of headers) {
     const colon = header.indexOf(':');
-    const name = colon === -1 ? '' : header.slice(0, colon).trim();
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`proxy: --header ${JSON.stringify(header)} must be 'Name: value'`);
-    fields[name.toLowerCase()] = header.slice(colon + 1).trim();
+    const field = colon === -1 ? '' : header.slice(0, colon).trim();
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(field)) throw new UsageError(`${name}: --header ${JSON.stringify(header)} must be 'Name: value'`);
+    fields[field.toLowerCase()] = header.slice(colon + 1).trim();
   }
-  return httpUpstream(parsed, fields);
+  return { url: parsed, headers: fields };
 }
 
 function checkRange(range: string | undefined): IntegerRange | undefined {

@@ -12,7 +12,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createParser } from 'eventsource-parser';
 import { readHead } from './message.js';
 import { bytesOf, type Piece } from './outlet.js';
-import { fetchFollowing, RedirectRefused } from './redirects.js';
+import { fetchFollowing, whyUnreachable } from './redirects.js';
 import type { Connect, UpstreamSide } from './upstream.js';
 
 /** JSON-RPC's "server error" code, used when the endpoint cannot be reached or refuses a message. */
@@ -115,7 +115,7 @@ class HttpUpstream {
       if (isFirst) this.listen();
     } catch (error) {
       if (isFirst) opened();
-      if (!this.aborter.signal.aborted) this.refuse(body, `${this.url.href} ${error instanceof RedirectRefused ? error.message : `cannot be reached: ${describe(error)}`}`);
+      if (!this.aborter.signal.aborted) this.refuse(body, `${this.url.href} ${whyUnreachable(error)}`);
     }
   }
 
@@ -233,9 +233,4 @@ function protocolVersionOf(bytes: Buffer): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function describe(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }

@@ -56,3 +56,10 @@ function resolve(location: string | null, base: URL): URL | undefined {
     return undefined;
   }
 }
+
+/** Why a request got no answer: a refused redirect, or what kept `fetch` from the server (its code, e.g. `ECONNREFUSED`). */
+export function whyUnreachable(error: unknown): string {
+  if (error instanceof RedirectRefused) return error.message;
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return `cannot be reached: ${cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error))}`;
+}
