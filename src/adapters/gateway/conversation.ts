@@ -12,6 +12,12 @@ import { ProxySession, type ProxyOptions, type Wiring } from '../proxy/session.j
 import type { Reply } from './reply.js';
 
 const LF = 0x0a;
+/**
+ * How the proxy session's own requests (its tools/list) begin: `JSON.stringify` of an object whose
+ * id is `schema-coerce-proxy:<uuid>:<n>`. A client line that begins the same way is told apart by
+ * its id, which is waiting.
+ */
+const OWN_REQUEST = Buffer.from('{"jsonrpc":"2.0","id":"schema-coerce-proxy:');
 
 /** One client request or message, and where what belongs to it goes. */
 export interface Exchange {
@@ -45,7 +51,7 @@ export class Conversation {
   constructor(options: ProxyOptions, wiring: ConversationWiring) {
     this.wiring = wiring;
     this.session = new ProxySession(options, {
-      toServer: (pieces) => wiring.toServer(pieces, this.current ?? this.exchangeOf(pieces)),
+      toServer: (pieces) => wiring.toServer(pieces, this.exchangeOf(pieces)),
       toClient: (piece) => this.assemble(piece),
       report: wiring.report,
     });
@@ -104,8 +110,14 @@ export class Conversation {
     this.session.stop();
   }
 
-  /** The waiting exchange a message for the server belongs to (a call released after the session listed the tools). */
+  /**
+   * The exchange a message for the server belongs to: the client line being handled, or, for the
+   * session's own tools/list and a call it released once it had listed the tools, the one its id names.
+   */
   private exchangeOf(pieces: readonly Piece[]): Exchange | undefined {
+    const first = pieces[0];
+    const own = Buffer.isBuffer(first) && first.length >= OWN_REQUEST.length && OWN_REQUEST.equals(first.subarray(0, OWN_REQUEST.length));
+    if (this.current !== undefined && !own) return this.current;
     const id = readHead(Buffer.concat(pieces.map(bytesOf)).toString('latin1'), true)?.id;
     return id === undefined ? undefined : this.pending.get(keyOf(id));
   }
