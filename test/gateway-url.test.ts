@@ -98,11 +98,11 @@ describe('gateway --url, headers and replicas', () => {
     const init = await post(first.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
     const session = init.headers.get('mcp-session-id')!;
     expect(session).toMatch(/^[0-9a-f-]{36}$/);
-    expect((await init.json()).result.protocolVersion).toBe('2025-06-18');
+    expect(((await init.json()) as { result: { protocolVersion: string } }).result.protocolVersion).toBe('2025-06-18');
     expect((await post(second.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status).toBe(202);
     const called = await post(second.url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { count: '5' } } }, session);
     expect(await called.json()).toEqual({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: '{"count":5}' }] } });
-    const lists = server.bodies.map((body) => JSON.parse(body.toString('utf8'))).filter((message) => message.method === 'tools/list');
+    const lists = server.bodies.map((body) => JSON.parse(body.toString('utf8')) as { method?: string; id?: string }).filter((message) => message.method === 'tools/list');
     expect(lists).toHaveLength(1);
     expect(lists[0].id).toMatch(/^schema-coerce-proxy:/);
   }, 30_000);
