@@ -196,8 +196,9 @@ describe('readHead', () => {
     expect(readHead(text, true)?.name).toBe('café');
   });
 
-  test('a method other than tools/call and tools/list stops the read early: the rest is never looked at', () => {
-    expect(readHead('{"method":"ping","id":1,"params":{"x":', true)).toEqual({ method: 'ping', cursor: false });
+  test('a line is read to its end whatever its method: a later key may be the one a server reads', () => {
+    expect(readHead('{"method":"ping","id":1,"params":{"x":', true)).toBeUndefined();
+    expect(readHead('{"method":"ping","id":1,"method":"tools/call"}', true)).toMatchObject({ method: 'tools/call', repeated: 'method' });
   });
 
   test.each([['not JSON', 'nope'], ['an array (a batch)', '[{"id":1,"method":"tools/call"}]'], ['cut short', '{"id":1,"method":"tools/call","params":{']])('%s: no head', (_name, text) => {

@@ -142,6 +142,24 @@ describe.skipIf(!HAS_PYTHON)(needsPython('schema-coerce proxy, with raw bytes'),
     expect(ids).toEqual([1, 2, ...calls.map((_, i) => 100 + i)]);
   }, 60_000);
 
+  test('a call smuggled in a repeated key never reaches a server that keeps the last one: the client gets -32600', async () => {
+    const smuggled = [
+      '{"jsonrpc":"2.0","id":10,"method":"ping","method":"tools/call","params":{"name":"search","arguments":{"q":"x","limit":"7"}}}',
+      '{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"search","arguments":{"q":"x","limit":7},"arguments":{"q":"x","limit":"8"}}}',
+    ];
+    const run = await rawRun([[INIT, INITIALIZED, ...smuggled, '{"jsonrpc":"2.0","id":12,"method":"ping"}'].join('\n') + '\n'], ['--validate']);
+    expect(run.status).toBe(0);
+    expect(run.received).not.toContain('"id":10');
+    expect(run.received).not.toContain('"id":11');
+    const answers = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: number; error?: { code: number } });
+    expect(answers.map(({ id, error }) => [id, error?.code]).sort(([a], [b]) => a! - b!)).toEqual([
+      [1, undefined],
+      [10, -32600],
+      [11, -32600],
+      [12, undefined],
+    ]);
+  }, 20_000);
+
   test('--log writes one JSON line per change, refusal and rejection', async () => {
     const log = join(makeTempDir('schema-coerce-log-'), 'proxy.jsonl');
     const call = '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"q":"x","limit":"0x10"}}}';

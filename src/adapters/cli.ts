@@ -11,6 +11,7 @@ import {
 import { runProxy } from './proxy/process.js';
 import { stdioUpstream } from './proxy/stdio-upstream.js';
 import { httpUpstream } from './proxy/http-upstream.js';
+import { TargetError, targetHeaders, targetUrl } from './proxy/http-target.js';
 import { runGateway } from './gateway/run.js';
 import type { GatewayOptions } from './gateway/options.js';
 import type { ProxyOptions } from './proxy/session.js';
@@ -213,21 +214,12 @@ function count(flag: string, value: string | undefined, key: string, unit: numbe
 /** A `--url` upstream, with its `--header`s; a server command may not be given too. */
 function httpTarget(name: string, url: string, headers: readonly string[], command: readonly string[]): { url: URL; headers: Record<string, string> } {
   if (command.length > 0) throw new UsageError(`${name}: give either --url or a server command after --, not both`);
-  let parsed: URL;
   try {
-    parsed = new URL(url);
-  } catch {
-    throw new UsageError(`${name}: --url ${JSON.stringify(url)} is not a URL`);
+    return { url: targetUrl(url), headers: targetHeaders(headers) };
+  } catch (error) {
+    if (error instanceof TargetError) throw new UsageError(`${name}: ${error.message}`);
+    throw error;
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`${name}: --url must be http or https, not ${parsed.protocol}`);
-  const fields: Record<string, string> = {};
-  for (const header of headers) {
-    const colon = header.indexOf(':');
-    const field = colon === -1 ? '' : header.slice(0, colon).trim();
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(field)) throw new UsageError(`${name}: --header ${JSON.stringify(header)} must be 'Name: value'`);
-    fields[field.toLowerCase()] = header.slice(colon + 1).trim();
-  }
-  return { url: parsed, headers: fields };
 }
 
 function checkRange(range: string | undefined): IntegerRange | undefined {

@@ -48,8 +48,8 @@ export class CallShapes {
 
   /** Keeps the shape of `text`, whose head is `head`, if it is a `tools/call` with located arguments. */
   learn(text: string, head: MessageHead): void {
-    const { method, id, idSpan, args, name, cursor } = head;
-    if (method !== 'tools/call' || id === undefined || idSpan === undefined || args === undefined || !args.unread) return;
+    const { method, id, idSpan, args, name, cursor, repeated } = head;
+    if (method !== 'tools/call' || repeated !== undefined || id === undefined || idSpan === undefined || args === undefined || !args.unread) return;
     if (text.length - (args.end - args.start) > ENVELOPE_AT_MOST) return;
     const idFirst = idSpan.start < args.start;
     const [first, second] = idFirst ? [idSpan, args] : [args, idSpan];

@@ -5,12 +5,14 @@
  * session is ended with DELETE when the client closes. SSE is read by `eventsource-parser`.
  * While the client is not taking bytes, no response body is read further (the server meets
  * TCP's backpressure), so a slow client never makes the proxy hold a server's output; a GET
- * stream that ends or breaks is opened again with `Last-Event-ID`.
+ * stream that ends or breaks is opened again with `Last-Event-ID`. No message shows a secret: the
+ * URL's query values and every header value are `***` in what the client and stderr are told.
  */
 import { constants } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createParser } from 'eventsource-parser';
 import { readHead } from './message.js';
+import { Redactor, shownUrl } from './secrets.js';
 import { bytesOf, type Piece } from './outlet.js';
 import { fetchFollowing, whyUnreachable } from './redirects.js';
 import type { Connect, UpstreamSide } from './upstream.js';
@@ -65,11 +67,16 @@ class HttpUpstream {
   private retryMs = RETRY_MS;
   private closed = false;
   private readonly url: URL;
+  /** The URL as messages show it. */
+  private readonly shown: string;
+  private readonly redactor: Redactor;
   private readonly headers: Readonly<Record<string, string>>;
   private readonly side: UpstreamSide;
 
   constructor(url: URL, headers: Readonly<Record<string, string>>, side: UpstreamSide) {
     this.url = url;
+    this.shown = shownUrl(url);
+    this.redactor = new Redactor(url, headers);
     this.headers = headers;
     this.side = side;
     this.done = new Promise((resolve) => (this.finish = resolve));
@@ -108,14 +115,14 @@ class HttpUpstream {
       if (isFirst) opened();
       if (!response.ok) {
         await response.body?.cancel();
-        this.refuse(body, `${this.url.href} answered HTTP ${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}`);
+        this.refuse(body, `${this.shown} answered HTTP ${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}`);
         return;
       }
       await this.read(response, isFirst);
       if (isFirst) this.listen();
     } catch (error) {
       if (isFirst) opened();
-      if (!this.aborter.signal.aborted) this.refuse(body, `${this.url.href} ${whyUnreachable(error)}`);
+      if (!this.aborter.signal.aborted) this.refuse(body, `${this.shown} ${whyUnreachable(error)}`);
     }
   }
 
@@ -192,8 +199,9 @@ class HttpUpstream {
     this.side.session.fromServer(bytes, true);
   }
 
-  /** Answers a request that could not be delivered with a JSON-RPC error, and says why on stderr. */
-  private refuse(body: Buffer, reason: string): void {
+  /** Answers a request that could not be delivered with a JSON-RPC error, and says why on stderr (no secret in either). */
+  private refuse(body: Buffer, cause: string): void {
+    const reason = this.redactor.scrub(cause);
     this.side.warn(reason);
     const id = readHead(body.toString('latin1'), false)?.id;
     if (id === undefined) return;

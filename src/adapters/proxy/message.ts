@@ -11,6 +11,10 @@
  * the line is read whole. Reading the arguments is left to the repair, which reads them
  * strictly: a call is read once, and a line is valid JSON exactly when its head is found and its
  * arguments are read.
+ *
+ * A line is read to its end, so a key its envelope or its `params` repeats is always seen: such a
+ * line has two readings (the proxy's and a server's that keeps the last key, as `JSON.parse`
+ * does), and `ambiguityError` answers it instead of forwarding it.
  */
 import buffer from 'node:buffer';
 import { decodeString, scalarEnd, scanJson, skipSpace, type JsonVisitor } from '../../json/scanner.js';
@@ -49,24 +53,27 @@ export interface MessageHead {
   readonly cursor: boolean;
   /** `params.arguments`, for a `tools/call`. */
   readonly args: ArgsSpan | undefined;
+  /**
+   * The first key the envelope or `params` repeats, if any: the line is ambiguous, and `id` is
+   * then set only when every reading gives the same one.
+   */
+  readonly repeated?: string;
 }
 
-/** Thrown by the visitor to stop reading once the rest of the line cannot matter. */
-const ENOUGH = Symbol('enough');
 /** The key `readHead` looks for first (with `indexOf`) to locate the arguments. */
 export const ARGUMENTS_KEY = '"arguments"';
 
 /**
  * Reads the head of one line (`text` is its latin1 image). A line that is not a JSON object, or
- * not valid JSON where it matters, yields `undefined`. A line whose method is neither
- * `tools/call` nor `tools/list` is read only as far as its method when `stopEarly` is set.
+ * not valid JSON, yields `undefined`. With `locate`, object or array arguments are located, not
+ * read (see above).
  */
-export function readHead(text: string, stopEarly: boolean): MessageHead | undefined {
-  if (stopEarly) {
+export function readHead(text: string, locate: boolean): MessageHead | undefined {
+  if (locate) {
     const start = argumentsAt(text);
     const end = start === -1 ? -1 : endOfContainer(text, start);
     if (end !== -1) {
-      const head = readWhole(text.slice(0, start) + '0' + text.slice(end), true);
+      const head = readWhole(text.slice(0, start) + '0' + text.slice(end));
       if (head?.args?.start === start && head.args.end === start + 1) {
         // The id's span, if it came after the arguments, moves by what the `0` stood in for.
         const shift = end - start - 1;
@@ -75,18 +82,33 @@ export function readHead(text: string, stopEarly: boolean): MessageHead | undefi
       }
     }
   }
-  return readWhole(text, stopEarly);
+  return readWhole(text);
 }
 
 /** Reads the head of `text`, every value on the way included. */
-function readWhole(text: string, stopEarly: boolean): MessageHead | undefined {
-  const head = new HeadFinder(text, stopEarly);
+function readWhole(text: string): MessageHead | undefined {
+  const head = new HeadFinder(text);
   try {
     scanJson(text, head);
-  } catch (error) {
-    if (error !== ENOUGH) return undefined;
+  } catch {
+    return undefined;
   }
   return head.isObject ? head.result() : undefined;
+}
+
+/** JSON-RPC's "invalid request" code. */
+const INVALID_REQUEST = -32600;
+
+/**
+ * The JSON-RPC error (`-32600`) that answers a line whose envelope or `params` repeat a key, as
+ * the text of one line without its newline; `undefined` when `head` repeats none. Its id is the
+ * line's when every reading gives the same one, else `null`.
+ */
+export function ambiguityError(head: MessageHead): string | undefined {
+  const key = head.repeated;
+  if (key === undefined) return undefined;
+  const message = `schema-coerce proxy: the request repeats the key ${JSON.stringify(key)}, so a server may read it otherwise than the proxy did; it was not forwarded`;
+  return JSON.stringify({ jsonrpc: '2.0', id: head.id ?? null, error: { code: INVALID_REQUEST, message } });
 }
 
 /** Where the value of the first `"arguments"` key opens, if it is an object or an array; else -1. */
@@ -219,41 +241,57 @@ class HeadFinder implements JsonVisitor {
   private key1 = '';
   private key2 = '';
   private paramsIsObject = false;
+  /** The keys of the envelope, and of the `params` object being read. */
+  private readonly keys1 = new Set<string>();
+  private readonly keys2 = new Set<string>();
+  private repeated: string | undefined;
+  /** Some `id` of the envelope is not a string or a number, or not the one before it: no id is read. */
+  private idMismatch = false;
   private readonly text: string;
-  private readonly stopEarly: boolean;
 
-  constructor(text: string, stopEarly: boolean) {
+  constructor(text: string) {
     this.text = text;
-    this.stopEarly = stopEarly;
   }
 
   result(): MessageHead {
+    const id = this.idMismatch ? undefined : this.id;
     return {
       method: this.method,
-      id: this.id,
-      idSpan: this.id === undefined ? undefined : { start: this.idStart, end: this.idEnd },
+      id,
+      idSpan: id === undefined ? undefined : { start: this.idStart, end: this.idEnd },
       name: this.name,
       cursor: this.cursor,
       args: this.argsStart === -1 || this.argsEnd === -1 ? undefined : { start: this.argsStart, end: this.argsEnd, unread: false },
+      ...(this.repeated === undefined ? {} : { repeated: this.repeated }),
     };
   }
 
   open(isArray: boolean, at: number): void {
     if (this.depth === 0) this.isObject = !isArray;
-    else if (this.depth === 1 && this.key1 === 'params') this.paramsIsObject = !isArray;
+    else if (this.depth === 1 && this.key1 === 'params') {
+      this.paramsIsObject = !isArray;
+      this.keys2.clear();
+    }
     this.atParams(at, -1);
+    if (this.depth === 1 && this.key1 === 'id') this.idMismatch = true;
     this.depth++;
   }
 
-  key(key: string): void {
+  key(raw: string, start: number, end: number): void {
+    if (this.depth > 2 || (this.depth === 2 && !this.inParams())) return;
+    // Bytes past ASCII are read as UTF-8, so `"é"` and `"\u00e9"` are one key, as for a server.
+    const key = isAscii(raw) ? raw : stringAt(this.text, start, end);
+    const keys = this.depth === 1 ? this.keys1 : this.keys2;
+    if (keys.has(key)) this.repeated ??= key;
+    else keys.add(key);
     if (this.depth === 1) this.key1 = key;
-    else if (this.depth === 2) this.key2 = key;
+    else this.key2 = key;
   }
 
   string(start: number, end: number): void {
     if (this.depth === 1 && (this.key1 === 'method' || this.key1 === 'id')) {
       const value = stringAt(this.text, start, end);
-      if (this.key1 === 'method') this.setMethod(value);
+      if (this.key1 === 'method') this.method = value;
       else this.setId(value, start, end);
     } else if (this.depth === 2 && this.inParams() && this.key2 === 'name') {
       this.name = stringAt(this.text, start, end);
@@ -267,6 +305,7 @@ class HeadFinder implements JsonVisitor {
   }
 
   literal(_value: boolean | null, start: number, end: number): void {
+    if (this.depth === 1 && this.key1 === 'id') this.idMismatch = true;
     this.atParams(start, end);
   }
 
@@ -280,14 +319,10 @@ class HeadFinder implements JsonVisitor {
   }
 
   private setId(id: MessageId, start: number, end: number): void {
+    if (this.id !== undefined && this.id !== id) this.idMismatch = true;
     this.id = id;
     this.idStart = start;
     this.idEnd = end;
-  }
-
-  private setMethod(method: string): void {
-    this.method = method;
-    if (this.stopEarly && method !== 'tools/call' && method !== 'tools/list') throw ENOUGH;
   }
 
   /** A value starts at `start` (and ends at `end`, for a scalar): note `cursor` and `arguments`. */

@@ -1,8 +1,10 @@
 /**
  * The proxy's session: what it knows of the server's tools, and the calls waiting to learn more.
  * Lines arrive as bytes (or, past the framing's limit, as latin1 images: byte offsets, bytes kept
- * exactly); only a `tools/call` request and a `tools/list` response are read in full, every other
- * line is forwarded as the very bytes it came as, read at most as far as its method.
+ * exactly). A client line that may name a `tools/` method (it holds `tools` or an escape) is read;
+ * one whose envelope or `params` repeats a key is answered with a JSON-RPC error, never forwarded
+ * (a server keeping the last key would read another call). Every other line is forwarded as the
+ * very bytes it came as.
  */
 import { randomUUID } from 'node:crypto';
 import { coerceArgsJson, prepareToolCall } from '../../index.js';
@@ -11,7 +13,7 @@ import { coerceArgsJsonEdits, type TextEdit } from '../../repair/coerce.js';
 import type { ArgsValidator, CoerceOptions } from '../../index.js';
 import { ToolSchemas } from '../tool-schemas.js';
 import { CallShapes } from './call-shapes.js';
-import { flatCopy, isAscii, isAsciiBytes, isPlainAsciiBytes, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
+import { ambiguityError, flatCopy, isAscii, isAsciiBytes, isPlainAsciiBytes, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
 import { SplicedLine, splicedText } from './splice.js';
 import type { Line } from './framing.js';
 import type { Piece } from './outlet.js';
@@ -120,6 +122,12 @@ export class ProxySession {
     }
     const text = mayName(image ?? line, TOOLS, TOOLS_BYTES) ? (image ?? latin1Of(line)) : undefined;
     const head = text === undefined ? undefined : this.clientHead(text);
+    const ambiguous = head === undefined ? undefined : ambiguityError(head);
+    if (ambiguous !== undefined) {
+      this.wiring.report({ kind: 'rejection', tool: head!.name ?? '', message: `the request repeats the key ${JSON.stringify(head!.repeated)}` });
+      this.wiring.toClient(Buffer.from(ambiguous + '\n'));
+      return;
+    }
     if (head?.method === 'tools/list' && head.id !== undefined) {
       this.tools.listRequested(typeof head.id === 'string' ? flatCopy(head.id) : head.id, !head.cursor);
     } else if (head?.method === 'tools/call' && head.id !== undefined && head.name !== undefined) {

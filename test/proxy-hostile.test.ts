@@ -1,0 +1,106 @@
+/**
+ * The proxy against a hostile client, in process: lines that two readers read two ways (a key the
+ * envelope or `params` repeats) are answered with a JSON-RPC error and never reach the server.
+ */
+import { describe, expect, test } from 'vitest';
+import { readHead } from '../src/adapters/proxy/message.js';
+import { bytesOf, type Piece } from '../src/adapters/proxy/outlet.js';
+import { ProxySession, type ProxyOptions } from '../src/adapters/proxy/session.js';
+
+const TOOLS = { tools: [{ name: 't', inputSchema: { type: 'object', properties: { n: { type: 'integer' }, s: { type: 'string' } } } }] };
+
+/** A session that knows tool `t`, and what it sent each way since. */
+function knowing(options: ProxyOptions = {}) {
+  const toServer: string[] = [];
+  const toClient: string[] = [];
+  const reports: Record<string, unknown>[] = [];
+  const session = new ProxySession(options, {
+    toServer: (pieces: readonly Piece[]) => toServer.push(Buffer.concat(pieces.map(bytesOf)).toString('latin1')),
+    toClient: (piece: Piece) => toClient.push(bytesOf(piece).toString('utf8')),
+    report: (entry) => reports.push(entry),
+  });
+  session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":"l","method":"tools/list"}'), true);
+  session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 'l', result: TOOLS })), true);
+  toServer.length = 0;
+  toClient.length = 0;
+  const send = (line: string | Buffer): void => session.fromClient(typeof line === 'string' ? Buffer.from(line, 'latin1') : line, true);
+  return { session, send, toServer, toClient, reports };
+}
+
+/** The JSON-RPC error a client got, parsed. */
+const errorOf = (line: string): { id: unknown; error: { code: number; message: string } } => JSON.parse(line) as never;
+
+describe('a key the envelope or params repeats', () => {
+  test.each([
+    ['method, ping then tools/call', '{"jsonrpc":"2.0","id":10,"method":"ping","method":"tools/call","params":{"name":"t","arguments":{"n":"7"}}}', 10, 'method'],
+    ['method, tools/call then ping', '{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"t","arguments":{"n":7.0}},"method":"ping"}', 10, 'method'],
+    ['arguments in params', '{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"t","arguments":{"n":"7"},"arguments":{"n":"8"}}}', 11, 'arguments'],
+    ['name in params', '{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"t","arguments":{"n":1.0},"name":"u"}}', 12, 'name'],
+    ['params', '{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"t","arguments":{"n":1}},"params":{"name":"u","arguments":{}}}', 13, 'params'],
+    ['an id with two values: no id to answer', '{"jsonrpc":"2.0","id":14,"id":15,"method":"tools/call","params":{"name":"t","arguments":{"n":1}}}', null, 'id'],
+    ['an id given twice the same', '{"jsonrpc":"2.0","id":"a","id":"a","method":"tools/call","params":{"name":"t","arguments":{"n":1}}}', 'a', 'id'],
+    ['an id of null and a number', '{"jsonrpc":"2.0","id":null,"id":16,"method":"tools/call","params":{"name":"t","arguments":{"n":1}}}', null, 'id'],
+    ['an id that is an object, then a number', '{"jsonrpc":"2.0","id":{},"id":16,"method":"tools/call","params":{"name":"t","arguments":{"n":1}}}', null, 'id'],
+    ['jsonrpc', '{"jsonrpc":"2.0","jsonrpc":"1.0","id":17,"method":"tools/list"}', 17, 'jsonrpc'],
+    ['cursor in a tools/list', '{"jsonrpc":"2.0","id":18,"method":"tools/list","params":{"cursor":"a","cursor":"b"}}', 18, 'cursor'],
+    ['a key spelled with an escape', '{"jsonrpc":"2.0","id":19,"method":"ping","m\\u0065thod":"tools/call","params":{"name":"t","arguments":{"n":"7"}}}', 19, 'method'],
+    ['a key past ASCII, as bytes and as an escape', '{"jsonrpc":"2.0","id":20,"method":"tools/call","params":{"name":"t","arguments":{},"\xc3\xa9":1,"\\u00e9":2}}', 20, 'é'],
+    ['a notification: no id', '{"jsonrpc":"2.0","method":"notifications/tools/x","method":"tools/call","params":{"name":"t","arguments":{}}}', null, 'method'],
+  ])('%s: answered with -32600, never forwarded', (_name, line, id, key) => {
+    const { send, toServer, toClient, reports } = knowing();
+    send(line);
+    expect(toServer).toEqual([]);
+    expect(toClient).toHaveLength(1);
+    expect(toClient[0]!.endsWith('}\n')).toBe(true);
+    const answer = errorOf(toClient[0]!);
+    expect(answer.id).toBe(id);
+    expect(answer.error.code).toBe(-32600);
+    expect(answer.error.message).toBe(`schema-coerce proxy: the request repeats the key ${JSON.stringify(key)}, so a server may read it otherwise than the proxy did; it was not forwarded`);
+    expect(reports).toEqual([{ kind: 'rejection', tool: expect.any(String), message: `the request repeats the key ${JSON.stringify(key)}` }]);
+  });
+
+  test('keys repeated deeper than params, or in distinct objects, are not the envelope\'s: the line goes on', () => {
+    const { send, toServer, toClient } = knowing();
+    const lines = [
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"n":1},"_meta":{"a":1,"a":2}}}',
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","arguments":{"n":1},"x":{"name":1},"y":{"name":2}}}',
+      '{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"cursor":1,"cursor":2}}}',
+      '{"jsonrpc":"2.0","id":4,"method":"resources/read","params":[{"tools":1},{"tools":1}]}',
+    ];
+    for (const line of lines) send(line);
+    expect(toClient).toEqual([]);
+    expect(toServer).toEqual(lines.map((line) => line + '\n'));
+  });
+
+  test('the heads: the repeated key is named, an id read only when every reading agrees', () => {
+    expect(readHead('{"id":1,"method":"tools/call","params":{"name":"t"}}', true)?.repeated).toBeUndefined();
+    expect(readHead('{"id":1,"id":1,"method":"a"}', true)).toMatchObject({ id: 1, repeated: 'id', idSpan: { start: 13, end: 14 } });
+    expect(readHead('{"id":1,"id":"1","method":"a"}', true)).toMatchObject({ id: undefined, idSpan: undefined, repeated: 'id' });
+    expect(readHead('{"id":1,"id":true}', false)).toMatchObject({ id: undefined, repeated: 'id' });
+    expect(readHead('{"a":1,"b":2,"a":3,"b":4}', false)?.repeated).toBe('a');
+    // Located arguments: the second `arguments`, read whole, is seen too.
+    expect(readHead('{"id":1,"method":"tools/call","params":{"arguments":{"n":1},"name":"t","arguments":[]}}', true)).toMatchObject({ repeated: 'arguments', args: { unread: true } });
+  });
+
+  test('a call with a repeated key is never learnt as a shape: the same line again is refused again', () => {
+    const { send, toServer, toClient } = knowing();
+    const line = '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"t","name":"t","arguments":{"n":1.0}}}';
+    send(line);
+    send(line.replace('"id":5', '"id":6'));
+    expect(toServer).toEqual([]);
+    expect(toClient.map((answer) => errorOf(answer).id)).toEqual([5, 6]);
+  });
+
+  test('a call waiting for the proxy\'s own tools/list is checked when it goes on', () => {
+    const toClient: string[] = [];
+    const toServer: string[] = [];
+    const session = new ProxySession({}, { toServer: (pieces) => toServer.push(Buffer.concat(pieces.map(bytesOf)).toString()), toClient: (piece) => toClient.push(bytesOf(piece).toString()), report: () => undefined });
+    session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"n":1.0}}}'), true);
+    session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":2,"id":3,"method":"tools/call","params":{"name":"t","arguments":{"n":1.0}}}'), true);
+    const own = JSON.parse(toServer[0]!) as { id: string };
+    session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: own.id, result: TOOLS })), true);
+    session.stop();
+    expect(toServer.slice(1)).toEqual(['{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"n":1}}}\n']);
+    expect(toClient.map((answer) => errorOf(answer).error.code)).toEqual([-32600]);
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * The proxy run in this process over streams, in front of real servers on loopback: what a
+ * client and stderr are told when a remote server cannot be reached or refuses, with secrets in
+ * the URL and the headers (none of them ever shown), and the command-line checks of both.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, test } from 'vitest';
+import { httpUpstream } from '../src/adapters/proxy/http-upstream.js';
+import { targetHeaders, targetUrl } from '../src/adapters/proxy/http-target.js';
+import { Redactor, shownUrl, shownUrlText } from '../src/adapters/proxy/secrets.js';
+import { runInProcess } from './_helpers/proxy-run.js';
+
+const SECRET = 'sk-live-0123456789abcdef';
+const TOKEN = 'Bearer tok-9876543210';
+const PING = '{"jsonrpc":"2.0","id":1,"method":"ping"}\n';
+
+/** A loopback HTTP server answering every request with `handle`. */
+async function serve(handle: (request: IncomingMessage, response: ServerResponse) => void): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer(handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/mcp`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('secrets in --url and --header never reach a message', () => {
+  test('a server that refuses: the client\'s error and stderr show the URL with its query values as ***', async () => {
+    const server = await serve((request, response) => {
+      request.resume();
+      response.writeHead(401, `no ${SECRET}`).end();
+    });
+    const url = new URL(`${server.url}?api_key=${SECRET}&v=2`);
+    const run = await runInProcess(httpUpstream(url, { authorization: TOKEN }), [PING]);
+    await server.close();
+    const shown = `${server.url}?api_key=***&v=***`;
+    expect(JSON.parse(run.stdout.toString())).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: `schema-coerce proxy: ${shown} answered HTTP 401 no ***` } });
+    expect(run.stderr).toBe(`schema-coerce proxy: ${shown} answered HTTP 401 no ***\n`);
+    expect(run.status).toBe(0);
+  });
+
+  test('a server that cannot be reached: neither the query value nor a header value is shown', async () => {
+    const server = await serve(() => undefined);
+    await server.close();
+    const url = new URL(`${server.url}?key=${SECRET}`);
+    const run = await runInProcess(httpUpstream(url, { 'x-key': SECRET, authorization: TOKEN }), [PING]);
+    const said = run.stdout.toString() + run.stderr;
+    expect(said).toContain(`${server.url}?key=*** cannot be reached: ECONNREFUSED`);
+    expect(said).not.toContain(SECRET);
+    expect(said).not.toContain('tok-9876543210');
+  });
+
+  test('a header value fetch refuses: its message, which quotes the value, is scrubbed', async () => {
+    const server = await serve((_request, response) => response.end());
+    // A value only `fetch` checks (the command line refuses line breaks before this).
+    const run = await runInProcess(httpUpstream(new URL(server.url), { 'x-key': `${SECRET}\nX-Other: 1` }), [PING]);
+    await server.close();
+    const said = run.stdout.toString() + run.stderr;
+    expect(said).toContain('cannot be reached');
+    expect(said).not.toContain(SECRET);
+  });
+
+  test('shownUrl: no credentials, no fragment, every query value ***; a URL without a query as it is', () => {
+    expect(shownUrl(new URL('https://u:p@h.example/a/b?x=1&y=&x=3#frag'))).toBe('https://h.example/a/b?x=***&y=***&x=***');
+    expect(shownUrl(new URL('http://127.0.0.1:9/mcp'))).toBe('http://127.0.0.1:9/mcp');
+    expect(shownUrl(new URL('http://127.0.0.1:9/mcp?'))).toBe('http://127.0.0.1:9/mcp');
+    expect(shownUrl(new URL('http://h/?a%20b=c'))).toBe('http://h/?a%20b=***');
+  });
+
+  test('shownUrlText: a URL that does not parse loses its credentials and its query', () => {
+    expect(shownUrlText(`http://user:${SECRET}@h:x/mcp?k=${SECRET}`)).toBe('http://***@h:x/mcp?***');
+    expect(shownUrlText(`not a url#${SECRET}`)).toBe('not a url?***');
+    expect(shownUrlText('plain')).toBe('plain');
+  });
+
+  test('Redactor: every secret of four characters or more, the longest first, encoded or not', () => {
+    const redactor = new Redactor(new URL(`http://alice:pa%24%24word@h/?k=${SECRET}&n=12`), { authorization: TOKEN, short: 'abc' });
+    expect(redactor.scrub(`${SECRET} ${TOKEN} pa$$word pa%24%24word alice abc 12`)).toBe('*** *** *** *** *** abc 12');
+    expect(redactor.scrub(`Bearer ${SECRET}`)).toBe('Bearer ***');
+  });
+});
+
+describe('the command line\'s --url and --header', () => {
+  test('credentials in the URL are refused, with a clear message and nothing of them', () => {
+    expect(() => targetUrl(`http://alice:${SECRET}@127.0.0.1/mcp`)).toThrow("--url must not hold credentials (user:password@): fetch cannot send them; give them as --header 'Authorization: …' instead");
+    expect(() => targetUrl('http://alice@127.0.0.1/mcp')).toThrow('must not hold credentials');
+  });
+
+  test('a URL that does not parse is shown without its query; a scheme that is not http(s) is named', () => {
+    expect(() => targetUrl(`nope?key=${SECRET}`)).toThrow('--url "nope?***" is not a URL');
+    expect(() => targetUrl('ftp://h/')).toThrow('--url must be http or https, not ftp:');
+    expect(targetUrl('https://h/mcp?k=v').href).toBe('https://h/mcp?k=v');
+  });
+
+  test('a header that is not Name: value is named by its place, never shown; one with a line break is refused', () => {
+    expect(() => targetHeaders(['A: 1', SECRET])).toThrow("--header number 2 must be 'Name: value' (its text is not shown: it may hold a secret)");
+    expect(() => targetHeaders([`: ${SECRET}`])).toThrow('--header number 1 must be');
+    expect(() => targetHeaders([`X-Key: ${SECRET}\r\nX-Other: 1`])).toThrow('--header number 1 (X-Key) has a line break or NUL in its value, which HTTP cannot carry');
+    expect(() => targetHeaders([`X-Key: a\0b`])).toThrow('line break or NUL');
+    expect(targetHeaders(['Authorization:  Bearer x ', 'X-A:1'])).toEqual({ authorization: 'Bearer x', 'x-a': '1' });
+  });
+});
