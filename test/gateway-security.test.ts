@@ -4,13 +4,15 @@
  * version, text that is not JSON, and, in front of a `--url` server, a redirect to another origin
  * (not followed: the client's Authorization goes to the upstream and nowhere else).
  */
+import { readFileSync } from 'node:fs';
 import { connect as connectSocket } from 'node:net';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import type { GatewayLimits, GatewayOptions } from '../src/adapters/gateway/options.js';
 import { startGateway, type Gateway } from '../src/adapters/gateway/run.js';
+import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
 import { startSlashRedirect } from './peers/slash-redirect.js';
 
 const SERVER = join(import.meta.dirname, 'peers', 'gateway-stdio.mjs');
@@ -18,6 +20,7 @@ const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const close of cleanups.splice(0).reverse()) await close().catch(() => undefined);
 });
+afterAll(removeTempDirs);
 
 function capture(): Writable & { text: () => string } {
   let text = '';
@@ -188,5 +191,36 @@ describe('gateway --url: the client Authorization goes to the upstream only', ()
     expect(elsewhere.seen).toEqual([]);
     expect(front.seen.map((seen) => seen.headers.authorization)).toEqual(['Bearer s3cret']);
     expect(stderr.text()).toBe(`schema-coerce gateway: ${front.url} redirected to another origin (${elsewhere.origin}): not followed\n`);
+  }, 30_000);
+});
+
+describe('gateway: a message that repeats a key', () => {
+  // A remote client must not make the gateway and the server read two different calls: the
+  // gateway's session answers -32600 and forwards nothing.
+  const CALLS: [key: string, body: string][] = [
+    ['method', '{"jsonrpc":"2.0","id":10,"method":"ping","method":"tools/call","params":{"name":"echo","arguments":{"n":1}}}'],
+    ['id', '{"jsonrpc":"2.0","id":11,"id":12,"method":"tools/call","params":{"name":"echo","arguments":{"n":1}}}'],
+    ['params', '{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"echo","arguments":{"n":1}},"params":{"name":"echo","arguments":{"n":"x"}}}'],
+    ['name', '{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"pid","name":"echo","arguments":{"n":1}}}'],
+    ['arguments', '{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"echo","arguments":{"n":1},"arguments":{"n":"x"}}}'],
+  ];
+  test('is refused with -32600 for each of method, id, params, name and arguments, and never reaches the server', async () => {
+    const log = join(makeTempDir('schema-coerce-gateway-'), 'received.jsonl');
+    const started = await startGateway({ kind: 'stdio', command: ['env', `LOG_FILE=${log}`, process.execPath, SERVER] }, { host: '127.0.0.1', port: 0, path: '/mcp', jsonResponse: true }, capture());
+    cleanups.push(() => started.close());
+    const host = hostOf(started.url);
+    const init = await send(started.url, 'POST', { ...JSON_POST, host }, INITIALIZE);
+    const session = init.headers['mcp-session-id'] as string;
+    for (const [key, body] of CALLS) {
+      const answer = await send(started.url, 'POST', { ...JSON_POST, host, 'mcp-session-id': session }, body);
+      expect(answer.status, key).toBe(200);
+      const message = JSON.parse(answer.body) as { error: { code: number; message: string } };
+      expect(message.error.code, key).toBe(-32600);
+      expect(message.error.message, key).toContain(JSON.stringify(key));
+    }
+    const call = await send(started.url, 'POST', { ...JSON_POST, host, 'mcp-session-id': session }, '{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":"echo","arguments":{"n":1}}}');
+    expect(JSON.parse(call.body)).toMatchObject({ id: 16, result: { content: [{ text: 'n:1' }] } });
+    const received = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id?: unknown });
+    expect(received.map((message) => message.id).filter((id) => typeof id === 'number')).toEqual([1, 16]);
   }, 30_000);
 });

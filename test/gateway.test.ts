@@ -73,5 +73,5 @@ test('SIGTERM: the gateway says so, ends its sessions and exits 0', async () => 
   const { client } = await connect(gateway.url);
   expect(JSON.parse(text(await client.callTool({ name: 'get_symbol_info', arguments: { line: 1, filePath: 'a' } })))).toEqual({ line: 'int:1', filePath: 'a' });
   expect(await gateway.stop('SIGTERM')).toBe(0);
-  expect(gateway.stderr()).toMatch(/^schema-coerce gateway: listening on http:\/\/127\.0\.0\.1:\d+\/mcp, in front of "python3 .*strict_server\.py"\nschema-coerce gateway: SIGTERM: finishing the calls in flight\n$/);
+  expect(gateway.stderr()).toMatch(/^schema-coerce gateway: listening on http:\/\/127\.0\.0\.1:\d+\/mcp, in front of "python3", a process per session\nschema-coerce gateway: SIGTERM: finishing the calls in flight\n$/);
 }, 30_000);

@@ -4,6 +4,7 @@
  * that speak HTTP only. Runs until SIGTERM or SIGINT, then finishes the calls in flight.
  */
 import type { Writable } from 'node:stream';
+import { shownUrl } from '../proxy/secrets.js';
 import type { Backend } from './backend.js';
 import { startEndpoint, type Endpoint } from './endpoint.js';
 import { GatewayLog } from './log.js';
@@ -37,7 +38,8 @@ export async function startGateway(upstream: GatewayUpstream, options: GatewayOp
  */
 export async function runGateway(upstream: GatewayUpstream, options: GatewayOptions): Promise<number> {
   const gateway = await startGateway(upstream, options);
-  const target = upstream.kind === 'stdio' ? JSON.stringify(upstream.command.join(' ')) : `${upstream.url.origin}${upstream.url.pathname}`;
+  // A command's arguments may hold a secret: only the program is named.
+  const target = upstream.kind === 'stdio' ? `${JSON.stringify(upstream.command[0])}, a process per session` : shownUrl(upstream.url);
   gateway.log.warn(`listening on ${gateway.url}, in front of ${target}`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     const stop = (received: NodeJS.Signals): void => {

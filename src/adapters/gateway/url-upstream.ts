@@ -14,6 +14,7 @@ import { createParser } from 'eventsource-parser';
 import { readHead } from '../proxy/message.js';
 import { bytesOf, type Piece } from '../proxy/outlet.js';
 import { fetchFollowing, whyUnreachable } from '../proxy/redirects.js';
+import { Redactor, shownUrl } from '../proxy/secrets.js';
 import type { ProxyOptions } from '../proxy/session.js';
 import { oneLine, sessionIdOf, TRANSPORT_ERROR, type Backend, type ClientMessage } from './backend.js';
 import { Conversation, type Exchange } from './conversation.js';
@@ -40,8 +41,9 @@ interface Cached {
 /** Forwards to one Streamable HTTP endpoint. */
 export class UrlUpstream implements Backend {
   private readonly url: URL;
-  /** The upstream as messages name it: origin and path (no credentials, no query). */
+  /** The upstream as messages name it (no credentials, no query value). */
   private readonly shown: string;
+  private readonly redactor: Redactor;
   private readonly headers: Readonly<Record<string, string>>;
   private readonly options: ProxyOptions;
   private readonly limits: GatewayLimits;
@@ -57,7 +59,8 @@ export class UrlUpstream implements Backend {
    */
   constructor(url: URL, headers: Readonly<Record<string, string>>, options: ProxyOptions, limits: GatewayLimits, log: GatewayLog) {
     this.url = url;
-    this.shown = `${url.origin}${url.pathname}`;
+    this.shown = shownUrl(url);
+    this.redactor = new Redactor(url, headers);
     this.headers = headers;
     this.options = options;
     this.limits = limits;
@@ -188,9 +191,9 @@ export class UrlUpstream implements Backend {
     exchange?.reply.fail(502, rpcError(TRANSPORT_ERROR, message));
   }
 
-  /** Why the upstream could not be reached, naming it (never a header). */
+  /** Why the upstream could not be reached, naming it (never a header value or a query value). */
   private unreachable(error: unknown): string {
-    const text = `${this.shown} ${whyUnreachable(error)}`;
+    const text = `${this.shown} ${this.redactor.scrub(whyUnreachable(error))}`;
     this.log.warn(text);
     return text;
   }
