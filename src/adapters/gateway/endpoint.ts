@@ -61,7 +61,7 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions): 
     const requestId = typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? (id as MessageId) : undefined;
     const mode: ReplyMode = requestId !== undefined && sse && !(options.jsonResponse === true && json) ? 'sse' : 'json';
     if (mode === 'sse' && !streams.take()) return deny(response, 503, 'Service Unavailable: too many streams are open');
-    const reply = new Reply(response, mode, limits.maxUnread, mode === 'sse' ? streams : undefined);
+    const reply = new Reply(response, mode, limits.maxUnread, streams, { json, sse });
     inFlight.add(reply);
     reply.onClose(() => inFlight.delete(reply));
     backend.post(request, { body, method: typeof method === 'string' ? method : undefined, requestId }, reply);

@@ -35,11 +35,14 @@ export class StreamCount {
 
 /** One client's answer. */
 export class Reply {
-  readonly mode: ReplyMode;
+  private kind: ReplyMode;
   private readonly response: ServerResponse;
   private readonly headers: Record<string, string> = {};
   private readonly maxUnread: number;
-  private readonly streams: StreamCount | undefined;
+  private readonly streams: StreamCount;
+  /** Whether this answer holds a stream slot (it is, or was begun as, an SSE answer). */
+  private holding: boolean;
+  private readonly accepts: Readonly<Record<ReplyMode, boolean>>;
   private started = false;
   private done = false;
   private readonly closers: (() => void)[] = [];
@@ -48,14 +51,34 @@ export class Reply {
    * @param response - The HTTP response.
    * @param mode - JSON or SSE.
    * @param maxUnread - Bytes the client may leave unread before it is dropped.
-   * @param streams - The slot an SSE reply holds, already taken; given back when it ends.
+   * @param streams - The open streams; an SSE reply's slot is already taken, and given back when it ends.
+   * @param accepts - What the client accepts, for `follow`.
    */
-  constructor(response: ServerResponse, mode: ReplyMode, maxUnread: number, streams?: StreamCount) {
+  constructor(response: ServerResponse, mode: ReplyMode, maxUnread: number, streams: StreamCount, accepts: Readonly<Record<ReplyMode, boolean>> = { json: mode === 'json', sse: mode === 'sse' }) {
     this.response = response;
-    this.mode = mode;
+    this.kind = mode;
     this.maxUnread = maxUnread;
     this.streams = streams;
+    this.holding = mode === 'sse';
+    this.accepts = accepts;
     response.on('close', () => this.finish());
+  }
+
+  /** JSON or SSE. */
+  get mode(): ReplyMode {
+    return this.kind;
+  }
+
+  /**
+   * Answers as `mode` instead (as the upstream answered), when the answer has not begun, the
+   * client accepts it, and, for SSE, a stream slot is free.
+   */
+  follow(mode: ReplyMode): void {
+    if (mode === this.kind || this.started || this.done || !this.accepts[mode]) return;
+    if (mode === 'sse' && !this.streams.take()) return;
+    if (mode === 'json' && this.holding) this.streams.give();
+    this.holding = mode === 'sse';
+    this.kind = mode;
   }
 
   /** Whether the answer can still be written to. */
@@ -88,7 +111,7 @@ export class Reply {
    */
   message(bytes: Buffer, last: boolean, eventId?: string): void {
     if (this.done) return;
-    if (this.mode === 'json') {
+    if (this.kind === 'json') {
       if (!last) return;
       this.response.writeHead(200, { ...this.headers, 'content-type': 'application/json', 'content-length': String(bytes.length) }).end(bytes);
       this.finish();
@@ -127,7 +150,7 @@ export class Reply {
   private finish(): void {
     if (this.done) return;
     this.done = true;
-    this.streams?.give();
+    if (this.holding) this.streams.give();
     for (const close of this.closers.splice(0)) close();
   }
 }

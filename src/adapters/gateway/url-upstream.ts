@@ -137,14 +137,15 @@ export class UrlUpstream implements Backend {
     const body = pieces === undefined ? undefined : withoutNewline(Buffer.concat(pieces.map(bytesOf)));
     const accept = method === 'GET' ? 'text/event-stream' : 'application/json, text/event-stream';
     const headers = { ...(exchange?.headers ?? cached.headers), ...this.headers, accept, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
-    const aborter = new AbortController();
-    if (exchange === undefined) setTimeout(() => aborter.abort(), OWN_REQUEST_MS).unref();
-    else exchange.reply.onClose(() => aborter.abort());
+    // Aborted only while the upstream's answer is being read (an abort makes a DOMException, with its stack).
+    const aborter = exchange === undefined ? undefined : new AbortController();
+    let reading = true;
+    exchange?.reply.onClose(() => reading && aborter!.abort());
     let response: Response;
     try {
-      response = await fetchFollowing(this.url, { method, headers, ...(body === undefined ? {} : { body }), signal: aborter.signal });
+      response = await fetchFollowing(this.url, { method, headers, ...(body === undefined ? {} : { body }), signal: aborter?.signal ?? AbortSignal.timeout(OWN_REQUEST_MS) });
     } catch (error) {
-      if (aborter.signal.aborted && exchange !== undefined) return;
+      if (aborter?.signal.aborted === true) return;
       this.answer(cached, body, exchange, this.unreachable(error));
       return;
     }
@@ -156,10 +157,13 @@ export class UrlUpstream implements Backend {
       else exchange.reply.fail(response.status, refusal, pick(response.headers));
       return;
     }
+    const events = (response.headers.get('content-type') ?? '').includes('text/event-stream');
+    exchange?.reply.follow(events ? 'sse' : 'json');
     try {
-      if ((response.headers.get('content-type') ?? '').includes('text/event-stream')) await this.readEvents(cached, response, exchange);
+      if (events) await this.readEvents(cached, response, exchange);
       else if (response.status !== 202 && response.body !== null) {
         const bytes = withoutNewline(Buffer.from(await response.arrayBuffer()));
+        reading = false;
         if (bytes.length > 0) cached.conversation.fromServer(oneLine(bytes), exchange);
       } else await response.body?.cancel();
     } catch {
