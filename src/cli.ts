@@ -6,8 +6,8 @@ main(process.argv.slice(2)).then(
     process.exitCode = status;
   },
   (error: unknown) => {
-    const message = error instanceof UsageError ? error.detail : `unexpected error: ${String(error)}`;
-    process.stderr.write(`schema-coerce: ${message.replace(/\s+/g, ' ')}\n`);
+    const [command, message] = error instanceof UsageError ? [error.command, error.detail] : ['schema-coerce', `unexpected error: ${String(error)}`];
+    process.stderr.write(`${command}: ${message.replace(/\s+/g, ' ')}\n`);
     process.exitCode = error instanceof UsageError ? 2 : 1;
   },
 );

@@ -44,6 +44,17 @@ describe('schema-coerce (built bin)', () => {
     expect(runCli(['--lenient', '-s', SCHEMA, '{"line":"7","column":" 2 "}']).stdout).toBe('{"line":7,"column":2}\n');
   });
 
+  test('--lenient repairs the second wave of what models send, and names tool markup and the rules in --report', () => {
+    const schema = '{"type":"object","properties":{"message":{"type":"string"},"path":{"type":"string"}}}';
+    const run = runCli(['--lenient', '--report', '-s', schema, '{message:<|"|>fix: a\n\nbody<|"|>, "path": "C:\\Dev\\x"}}']);
+    // The repaired text as the reader wrote it: white space between tokens kept.
+    expect(run.stdout).toBe('{"message":"fix: a\\n\\nbody", "path": "C:\\\\Dev\\\\x"}\n');
+    expect(run.stderr.trim().split('\n').map((line) => (JSON.parse(line) as { rule: string }).rule)).toEqual(['unquoted-key', 'gemma-string', 'literal-backslash', 'stray-bracket']);
+    const markup = runCli(['--lenient', '-s', schema, '<arg_key>path</arg_key>']);
+    expect(markup.status).toBe(2);
+    expect(markup.stderr).toMatch(/tool-call markup \("<arg_key>", the GLM format\).*tool parser/);
+  });
+
   test('--integer-range unbounded writes big whole values out exactly', () => {
     const run = runCli(['--integer-range', 'unbounded', '-s', '{"type":"integer"}', '1e20']);
     expect(run.stdout).toBe('100000000000000000000\n');
@@ -52,6 +63,25 @@ describe('schema-coerce (built bin)', () => {
   test('--help and --version', () => {
     expect(runCli(['--help'])).toMatchObject({ status: 0, stdout: expect.stringContaining('Usage: schema-coerce') });
     expect(runCli(['--version']).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  test.each([['proxy', '--help'], ['proxy', '-h'], ['proxy', '--lenient', '--help', '--', 'node', 'server.js']])('%s %s: the help on stdout, exit 0, no server started', (...args) => {
+    const run = runCli(args);
+    expect(run).toMatchObject({ status: 0, stderr: '' });
+    expect(run.stdout).toBe(runCli(['--help']).stdout);
+  });
+
+  test('the help names every repair the proxy\'s --lenient makes, as the main command\'s does', () => {
+    const lines = runCli(['--help']).stdout.split('\n').filter((line) => /--lenient/.test(line));
+    expect(lines).toEqual([
+      '  -l, --lenient              also convert by type, fix enum case, repair syntax with one reading',
+      '  -l, --lenient              also convert by type, fix enum case, repair syntax with one reading',
+    ]);
+  });
+
+  test('the proxy takes -l for --lenient, as the main command does', () => {
+    const run = runCli(['proxy', '-l', '--integer-range', 'huge', '--', 'node', 'server.js']);
+    expect(run).toMatchObject({ status: 2, stderr: 'schema-coerce proxy: --integer-range must be int64, safe or unbounded, not "huge"\n' });
   });
 
   test('binary garbage on stdin and in a --schema file: exit 2, one positioned line, nothing on stdout', () => {
@@ -80,6 +110,8 @@ describe('schema-coerce (built bin)', () => {
     ['an unknown option', ['--bogus'], /^schema-coerce: Unknown option '--bogus'/],
     ['a bad --integer-range', ['--integer-range', 'huge', '-s', SCHEMA, '{}'], /^schema-coerce: --integer-range must be/],
     ['two operands', ['-s', SCHEMA, '{}', '{}'], /^schema-coerce: expected at most one args operand/],
+    ['an unknown proxy option', ['proxy', '--bogus', '--', 'node', 'server.js'], /^schema-coerce proxy: Unknown option '--bogus'/],
+    ['a proxy without a server', ['proxy', '--lenient'], /^schema-coerce proxy: give the server command after --/],
   ])('%s: exit 2, one line naming the problem, nothing on stdout', (_name, args, message, input?: string) => {
     const run = runCli(args, input);
     expect(run.status).toBe(2);

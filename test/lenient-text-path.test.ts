@@ -60,11 +60,18 @@ test('nothing to change gives the input string back', () => {
 
 test.each([
   ['more rewrites than one chunk of output holds', `[${Array.from({ length: 5000 }, (_, i) => `${i}.0`).join(', ')}]`, { type: 'array', items: { type: 'integer' } }, {}],
-  ['a repeated key: read by the object model, one edit over the whole text', '{"page": 2.0, "page": 2.0}', schema, {}],
   ['double-encoded arguments under the syntax rule', JSON.stringify('{"page": 3.0}'), schema, { lenient: true }],
   ['a schema whose reading throws: the text as it is', '{"page": 3.0}', new Proxy({}, { get: () => { throw new Error('hostile'); } }), {}],
 ] as const)('the edits give what coerceArgsJson returns: %s', (_name, input, rowSchema, options) => {
   expect(applyEdits(input, coerceArgsJsonEdits(input, rowSchema, options))).toBe(coerceArgsJson(input, rowSchema, options));
+});
+
+test('a repeated key with equal values: the edits rewrite each occurrence alike, the same value coerceArgsJson reads', () => {
+  const input = '{"page": 2.0, "page": 2.0}';
+  const edited = applyEdits(input, coerceArgsJsonEdits(input, schema));
+  expect(edited).toBe('{"page": 2, "page": 2}');
+  expect(parseArgs(edited)).toEqual(parseArgs(coerceArgsJson(input, schema)));
+  expect(() => coerceArgsJsonEdits('{"page": 2.0, "page": 3.0}', schema)).toThrow(/Duplicate key 'page'/);
 });
 
 test('the edits refuse what coerceArgsJson refuses', () => {

@@ -13,9 +13,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ROOT } from './_helpers/run.js';
 import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
 
-/** min+gzip bytes of the whole core entry (lossless-json excluded), and of `coerceArgsJson` alone. */
-const CORE_BUDGET = 16_700;
-const TEXT_PATH_BUDGET = 13_500;
+/**
+ * min+gzip bytes of the whole core entry (lossless-json excluded), and of `coerceArgsJson` alone.
+ * The second wave of syntax repairs (control characters, escapes read three ways, Gemma strings,
+ * named tool markup) and the token check's own decoder measured 19,382 and 16,004 B, from 16,888
+ * and 13,521 B before them; `\N{…}` stays refused rather than ship Python's name table.
+ */
+const CORE_BUDGET = 19_700;
+const TEXT_PATH_BUDGET = 16_300;
 
 const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name);
 const run = (file: string, args: string[], cwd: string): string => execFileSync(file, args, { cwd, encoding: 'utf8', stdio: 'pipe' });
@@ -205,7 +210,7 @@ describe('packaging', () => {
     const withValidate = spawnSync(cli, ['proxy', '--validate', '--', process.execPath, '-e', ''], { cwd: bare, encoding: 'utf8' });
     expect(withValidate.status).toBe(2);
     expect(withValidate.stdout).toBe('');
-    expect(withValidate.stderr).toMatch(/^schema-coerce: proxy: --validate needs the optional peer dependency ajv \(npm install ajv\)/);
+    expect(withValidate.stderr).toMatch(/^schema-coerce proxy: --validate needs the optional peer dependency ajv \(npm install ajv\)/);
   });
 
   test('the core bundles for browsers with no Node built-in, within its size budget', async () => {

@@ -10,6 +10,27 @@ const SCHEMA = {
 };
 
 describe('prepareToolCall', () => {
+  test.each([
+    ['true', true, 'boolean true'],
+    ['a string', 'ajv', 'string ajv'],
+    ['the validator module instead of its function', { validateArgs }, 'an object'],
+    ['null', null, 'null'],
+  ])('validate: %s is a TypeError, never a call that reads as validated', (_name, validate, got) => {
+    for (const args of ['{"line":"five","filePath":"a.go"}', 'not json', { line: 'five' }]) {
+      expect(() => prepareToolCall(args, SCHEMA, { validate } as never)).toThrow(new TypeError(
+        `[schema-coerce] prepareToolCall: validate must be a validator function, such as validateArgs from 'schema-coerce/validate', or false; got ${got}. ` +
+          'The core does not load Ajv itself: import validateArgs and pass it (the MCP and framework adapters accept validate: true and load it for you).',
+      ));
+    }
+  });
+
+  test('validate: a function checks, false and absent do not, and neither throws', () => {
+    const five = '{"line":"five","filePath":"a.go"}';
+    expect(prepareToolCall(five, SCHEMA, { validate: validateArgs, toolName: 'goto' })).toMatchObject({ ok: false, message: expect.stringContaining('/line') });
+    expect(prepareToolCall(five, SCHEMA, { validate: false }).ok).toBe(true);
+    expect(prepareToolCall(five, SCHEMA, {}).ok).toBe(true);
+  });
+
   test('text in: dispatch text and display text come from the same coerced value', () => {
     const raw = '{"line":5.0,"column":1.0,"filePath":"server.go"}';
     const call = prepareToolCall(raw, SCHEMA, { toolName: 'get_symbol_info' });

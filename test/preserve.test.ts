@@ -8,7 +8,7 @@ import { readTolerant } from '../src/json/repair/reader.js';
 function check(text: string, extra: readonly Edit[] = []): () => void {
   const reading = readTolerant(text);
   const edits = [...reading.edits, ...extra].sort((a, b) => a.start - b.start || a.end - b.end);
-  return () => checkTokensKept(applyEdits(text, edits), reading.tokens, edits);
+  return () => checkTokensKept(text, applyEdits(text, edits), reading.tokens, edits);
 }
 
 const edit = (start: number, end: number, to: string, rule: Edit['rule'] = 'comment'): Edit => ({ start, end, to, rule });
@@ -36,7 +36,7 @@ describe('the token check', () => {
   });
 
   test('refuses a result that is not strict JSON', () => {
-    expect(() => checkTokensKept("['a']", [1, 4], [])).toThrow(ArgsParseError);
+    expect(() => checkTokensKept("['a']", "['a']", [1, 4], [])).toThrow(ArgsParseError);
   });
 
   test('records each string and number token where it is in the text given, envelope included', () => {
@@ -60,7 +60,56 @@ describe('single-quoted strings become their exact JSON spelling', () => {
   test.each(CASES)('%s', (input, json, value) => {
     const reading = readTolerant(`[${input}]`);
     expect(reading.tokens).toEqual([1, 1 + input.length]);
-    expect(reading.edits).toEqual([{ start: 1, end: 1 + input.length, to: json, rule: 'quotes' }]);
+    expect(reading.edits).toEqual([{ start: 1, end: 1 + input.length, to: json, rule: 'quotes', escapes: 'python' }]);
     expect(JSON.parse(json)).toBe(value);
+  });
+});
+
+describe('the token check reads every rewritten token itself (no trusted rewrite)', () => {
+  /** Checks `text` with the reader's edits, the one at `start` writing `to` instead (and claiming `escapes`, if given). */
+  function forged(text: string, start: number, to: string, escapes?: Edit['escapes']): () => void {
+    const reading = readTolerant(text);
+    const edits = reading.edits.map((e) => (e.start === start ? { ...e, to, ...(escapes === undefined ? {} : { escapes }) } : e));
+    expect(edits).not.toEqual(reading.edits);
+    return () => checkTokensKept(text, applyEdits(text, edits), reading.tokens, edits);
+  }
+
+  // Each input token (at 1, inside `[…]`), the JSON the reader writes, and a wrong JSON of the same length.
+  const CASES: readonly [string, string, string, string][] = [
+    ['single quotes', "'plain'", '"plain"', '"plaim"'],
+    ['a Python \\x escape', "'\\x41'", '"A"', '"B"'],
+    ['a Python \\U escape', "'\\U0001F600'", '"\ud83d\ude00"', '"\ud83d\ude01"'],
+    ['Python octal escapes', "'\\101\\0\\7'", '"A\\u0000\\u0007"', '"A\\u0000\\u0006"'],
+    ['Python \\a \\v \\b \\f \\\' \\"', "'\\a\\v\\b\\f\\'\\\"'", '"\\u0007\\u000b\\b\\f\'\\""', '"\\u0007\\u000c\\b\\f\'\\""'],
+    ['typographic quotes with a \\u escape', '\u201ccaf\\u00e9\u201d', '"caf\u00e9"', '"cafe"'],
+    ['typographic quotes with JSON escapes', '\u201ca\\\\b\\/c\\"\\n\\r\\t\\b\\f\u201d', '"a\\\\b/c\\"\\n\\r\\t\\b\\f"', '"a\\\\b/c\\"\\n\\r\\t\\b\\b"'],
+    ['a raw control character', '"a\tb"', '"a\\tb"', '"a\\nb"'],
+    ['backslashes read as written', '"C:\\Dev"', '"C:\\\\Dev"', '"C:\\\\Deu"'],
+    ['a Gemma string', '<|"|>say "hi"<|"|>', '"say \\"hi\\""', '"say \\"ho\\""'],
+  ];
+  test.each(CASES)('%s: the reader\'s rewrite passes, a wrong one is refused', (_name, token, json, wrong) => {
+    const text = `[${token}]`;
+    const reading = readTolerant(text);
+    expect(reading.edits.find((e) => e.start === 1)!.to).toBe(json);
+    expect(check(text)).not.toThrow();
+    expect(forged(text, 1, wrong)).toThrow(/would not keep every string/);
+  });
+
+  test('an unquoted key written as another name is refused', () => {
+    expect(forged('{abc: 1}', 1, '"abd"')).toThrow(/would not keep every string/);
+  });
+
+  test.each([
+    ['a Python escape claimed as JSON', "['\\x41']", 'json'],
+    ['a JSON \\/ claimed as Python', '[\u201ca\\/b\u201d]', 'python'],
+    ['a valid JSON escape claimed as written', '["a\tb\\n"]', 'literal'],
+    ['an escape JSON reads as \\u claimed as written', '["a\t\\u0041"]', 'literal'],
+    ['a quoted string claimed as Gemma', "['abc']", 'gemma'],
+    ['a Gemma string claimed as quoted', '[<|"|>abc<|"|>]', 'json'],
+    ['an unknown escape claimed as Python', "['\\q']", 'python'],
+  ] as const)('a token read another way than it is written is refused: %s', (_name, text, escapes) => {
+    const reading = readTolerant(text);
+    const to = reading.edits.find((e) => e.start === 1)!.to;
+    expect(forged(text, 1, to, escapes)).toThrow(/would not keep every string/);
   });
 });

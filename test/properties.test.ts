@@ -108,7 +108,9 @@ describe(`properties (seed ${seed}, ${numRuns} runs each)`, () => {
       const text = stringifyArgs(args);
       const viaText = coerceArgsJson(text, schema, { lenient });
       const viaObject = stringifyArgs(coerceArgs(parseArgs(text), schema, { lenient }).value);
-      expect(viaText).toBe(viaObject);
+      // The one text the syntax rule reads as other than its value: a root `null` as no arguments.
+      if (lenient && text === 'null' && viaText === '{}') expect(prepareToolCall(text, schema, { lenient }).changes.map((c) => c.rule)).toEqual(['null-arguments']);
+      else expect(viaText).toBe(viaObject);
     }));
   });
 

@@ -225,12 +225,12 @@ describe('proxy --url, the GET stream', () => {
 
 describe('proxy --url, usage', () => {
   test.each([
-    [['--url', 'ftp://127.0.0.1/mcp'], 'schema-coerce: proxy: --url must be http or https, not ftp:\n'],
-    [['--url', 'not a url'], 'schema-coerce: proxy: --url "not a url" is not a URL\n'],
-    [['--url', 'http://127.0.0.1/mcp', '--', 'node', 'server.js'], 'schema-coerce: proxy: give either --url or a server command after --, not both\n'],
-    [['--url', 'http://127.0.0.1/mcp', '--header', 'sk-secret-no-colon'], "schema-coerce: proxy: --header number 1 must be 'Name: value' (its text is not shown: it may hold a secret)\n"],
-    [['--url', 'http://alice:sk-secret@127.0.0.1/mcp'], "schema-coerce: proxy: --url must not hold credentials (user:password@): fetch cannot send them; give them as --header 'Authorization: …' instead\n"],
-    [['--url', 'http://alice:sk-secret@[bad/mcp?key=sk-secret'], 'schema-coerce: proxy: --url "http://***@[bad/mcp?***" is not a URL\n'],
+    [['--url', 'ftp://127.0.0.1/mcp'], 'schema-coerce proxy: --url must be http or https, not ftp:\n'],
+    [['--url', 'not a url'], 'schema-coerce proxy: --url "not a url" is not a URL\n'],
+    [['--url', 'http://127.0.0.1/mcp', '--', 'node', 'server.js'], 'schema-coerce proxy: give either --url or a server command after --, not both\n'],
+    [['--url', 'http://127.0.0.1/mcp', '--header', 'sk-secret-no-colon'], "schema-coerce proxy: --header number 1 must be 'Name: value' (its text is not shown: it may hold a secret)\n"],
+    [['--url', 'http://alice:sk-secret@127.0.0.1/mcp'], "schema-coerce proxy: --url must not hold credentials (user:password@): fetch cannot send them; give them as --header 'Authorization: …' instead\n"],
+    [['--url', 'http://alice:sk-secret@[bad/mcp?key=sk-secret'], 'schema-coerce proxy: --url "http://***@[bad/mcp?***" is not a URL\n'],
   ])('%j: exit 2 and one line', (args, stderr) => {
     expect(runCli(['proxy', ...args])).toEqual({ status: 2, stdout: '', stderr });
   });

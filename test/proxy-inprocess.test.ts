@@ -1,7 +1,8 @@
 /**
  * The proxy run in this process over streams, in front of real servers on loopback: what a
  * client and stderr are told when a remote server cannot be reached or refuses, with secrets in
- * the URL and the headers (none of them ever shown), and the command-line checks of both.
+ * the URL and the headers (none of them ever shown), and the command-line checks of both; bodies
+ * and SSE events written on several lines; a signal's status; a long non-ASCII call in chunks.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +11,8 @@ import { httpUpstream } from '../src/adapters/proxy/http-upstream.js';
 import { targetHeaders, targetUrl } from '../src/adapters/proxy/http-target.js';
 import { Redactor, shownUrl, shownUrlText } from '../src/adapters/proxy/secrets.js';
 import { runInProcess } from './_helpers/proxy-run.js';
+import { bytesOf } from '../src/adapters/proxy/outlet.js';
+import type { Connect } from '../src/adapters/proxy/upstream.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
 const TOKEN = 'Bearer tok-9876543210';
@@ -97,5 +100,66 @@ describe('the command line\'s --url and --header', () => {
     expect(() => targetHeaders([`X-Key: ${SECRET}\r\nX-Other: 1`])).toThrow('--header number 1 (X-Key) has a line break or NUL in its value, which HTTP cannot carry');
     expect(() => targetHeaders([`X-Key: a\0b`])).toThrow('line break or NUL');
     expect(targetHeaders(['Authorization:  Bearer x ', 'X-A:1'])).toEqual({ authorization: 'Bearer x', 'x-a': '1' });
+  });
+});
+
+describe('the Streamable HTTP upstream', () => {
+  test('a JSON body and an SSE event written on several lines reach the client as one line each', async () => {
+    const server = await serve((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        const { id } = JSON.parse(body) as { id: number };
+        if (id === 1) {
+          response.writeHead(200, { 'content-type': 'application/json' }).end(`{\n  "jsonrpc": "2.0",\r\n  "id": 1,\n  "result": {}\n}\n`);
+        } else {
+          response.writeHead(200, { 'content-type': 'text/event-stream' }).end(`data: {"jsonrpc":"2.0",\ndata: "id":2,\ndata: "result":{}}\n\n`);
+        }
+      });
+    });
+    const run = await runInProcess(httpUpstream(new URL(server.url), {}), [PING, PING.replace('"id":1', '"id":2')]);
+    await server.close();
+    const lines = run.stdout.toString().split('\n');
+    expect(lines).toEqual(['{   "jsonrpc": "2.0",    "id": 1,   "result": {} } ', '{"jsonrpc":"2.0", "id":2, "result":{}}', '']);
+    expect(lines.slice(0, 2).map((line) => JSON.parse(line) as unknown)).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }, { jsonrpc: '2.0', id: 2, result: {} }]);
+  });
+
+  test('a signal ends the session with 128 + its number (SIGTERM: 143)', async () => {
+    const server = await serve((request, response) => {
+      request.resume();
+      response.writeHead(405).end();
+    });
+    const upstream = httpUpstream(new URL(server.url), {})({ session: { fromServer: () => undefined } as never, reader: undefined as never, client: { pause: () => undefined, resume: () => undefined }, warn: () => undefined });
+    upstream.signal('SIGTERM');
+    expect(await upstream.done).toBe(143);
+    await server.close();
+  });
+});
+
+describe('a call longer than a pipe\'s 64 KB, not ASCII, in chunks', () => {
+  test('only its integer literals change, whatever the chunks', async () => {
+    const received: Buffer[] = [];
+    let finish!: (status: number) => void;
+    const connect: Connect = (side) => ({
+      send: (pieces) => {
+        const bytes = Buffer.concat(pieces.map(bytesOf));
+        if (bytes.includes('schema-coerce-proxy:')) {
+          const { id } = JSON.parse(bytes.toString()) as { id: string };
+          setImmediate(() => side.reader.push(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, result: { tools: [{ name: 't', inputSchema: { type: 'object', properties: { n: { type: 'integer' }, s: { type: 'string' } } } }] } }) + '\n')));
+        } else received.push(bytes);
+      },
+      end: () => finish(0),
+      signal: () => undefined,
+      takesStream: true,
+      source: { pause: () => undefined, resume: () => undefined },
+      done: new Promise((resolve) => (finish = resolve)),
+    });
+    const text = 'é日本😀\u00e9'.repeat(8_000);
+    const call = Buffer.from(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"s":"${text}","n":3.0,"t":"${text}"}}}\n`);
+    // Chunks that cut characters in the middle.
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < call.length; at += 9_999) chunks.push(call.subarray(at, at + 9_999));
+    await runInProcess(connect, chunks);
+    expect(Buffer.concat(received).toString()).toBe(call.toString().replace('"n":3.0', '"n":3'));
   });
 });

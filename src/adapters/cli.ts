@@ -12,9 +12,10 @@ import { runProxy } from './proxy/process.js';
 import { stdioUpstream } from './proxy/stdio-upstream.js';
 import { httpUpstream } from './proxy/http-upstream.js';
 import { TargetError, targetHeaders, targetUrl } from './proxy/http-target.js';
-import { runGateway } from './gateway/run.js';
-import type { GatewayOptions } from './gateway/options.js';
+import type { Connect } from './proxy/upstream.js';
 import type { ProxyOptions } from './proxy/session.js';
+import { runGateway } from './gateway/run.js';
+import type { GatewayOptions, GatewayUpstream } from './gateway/options.js';
 import { loadValidateArgs } from './load-validator.js';
 
 const HELP = `Usage: schema-coerce --schema <file | inline JSON> [options] [args JSON | -]
@@ -34,7 +35,7 @@ Options:
   -v, --version              show the version
 
 Proxy options (repair every tool call a client sends to a stdio MCP server):
-      --lenient              convert strings, booleans, arrays and JSON text by type
+  -l, --lenient              also convert by type, fix enum case, repair syntax with one reading
       --validate             answer calls that fail the schema with an isError result
       --reject-undeclared    answer calls with undeclared keys with an isError result
       --integer-range <r>    int64 (default), safe or unbounded
@@ -42,6 +43,7 @@ Proxy options (repair every tool call a client sends to a stdio MCP server):
       --verbose              write the same lines to stderr
       --url <url>            a Streamable HTTP server instead of a server command
       --header 'Name: value' send this header to the --url server (repeatable)
+  -h, --help                 show this help
 
 Gateway options (the proxy's repair as a Streamable HTTP endpoint; the proxy options apply):
       --listen <host:port>   where to listen (loopback unless a host is given; port 0: any)
@@ -59,11 +61,18 @@ Example:
   schema-coerce --schema '{"properties":{"line":{"type":"integer"}}}' '{"line":5.0}'
 `;
 
-/** A wrong invocation or unreadable input: the CLI prints its `detail` and exits 2. */
+/**
+ * A wrong invocation or unreadable input: the CLI prints its `detail` after the name of the
+ * command it concerns (`schema-coerce`, `schema-coerce proxy`) and exits 2.
+ */
 export class UsageError extends SchemaCoerceError {
-  constructor(detail: string) {
+  /** The command the error concerns, as its messages are prefixed: `schema-coerce proxy`. */
+  readonly command: string;
+
+  constructor(detail: string, command = 'schema-coerce') {
     super(detail);
     this.name = 'UsageError';
+    this.command = command;
   }
 }
 
@@ -105,9 +114,40 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
+async function proxy(argv: string[]): Promise<number> {
+  const options = await asCommand('schema-coerce proxy', () => readProxyCommandLine(argv));
+  if (options === 'help') {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  return runProxy(options.upstream, options);
+}
+
+async function gateway(argv: string[]): Promise<number> {
+  const options = await asCommand('schema-coerce gateway', () => readGatewayCommandLine(argv));
+  if (options === 'help') {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  return runGateway(options.upstream, options);
+}
+
+/** Runs `read`; every message about a subcommand's command line is that command's, as its own messages are. */
+async function asCommand<T>(command: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof UsageError) throw new UsageError(error.detail, command);
+    throw error;
+  }
+}
+
+type ProxyRun = Parameters<typeof runProxy>[1] & { readonly upstream: Connect };
+type GatewayRun = GatewayOptions & { readonly upstream: GatewayUpstream };
+
 /** The options the proxy and the gateway share: the repair, and where the server is. */
 const REPAIR_OPTIONS = {
-  lenient: { type: 'boolean' },
+  lenient: { type: 'boolean', short: 'l' },
   validate: { type: 'boolean' },
   'reject-undeclared': { type: 'boolean' },
   'integer-range': { type: 'string' },
@@ -115,6 +155,20 @@ const REPAIR_OPTIONS = {
   verbose: { type: 'boolean' },
   url: { type: 'string' },
   header: { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** The gateway's options: the shared ones and its own. */
+const GATEWAY_OPTIONS = {
+  ...REPAIR_OPTIONS,
+  listen: { type: 'string' },
+  path: { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true },
+  'allowed-origin': { type: 'string', multiple: true },
+  'json-response': { type: 'boolean' },
+  'max-body': { type: 'string' },
+  'max-sessions': { type: 'string' },
+  'idle-timeout': { type: 'string' },
 } as const;
 
 /** A subcommand's own arguments (before `--`) and the server command (after it). */
@@ -123,24 +177,61 @@ function splitCommand(argv: string[]): { own: string[]; command: string[] } {
   return split === -1 ? { own: argv, command: [] } : { own: argv.slice(0, split), command: argv.slice(split + 1) };
 }
 
-/** Runs `parse`, a bad option becoming a usage error of subcommand `name`. */
-function parsed<T>(name: string, parse: () => T): T {
+/** Runs `parse`, a bad option becoming a usage error. */
+function parsed<T>(parse: () => T): T {
   try {
     return parse();
   } catch (error) {
-    throw new UsageError(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(error instanceof Error ? error.message : String(error));
   }
 }
 
-/** The repair options of `values`, the `--validate` validator loaded. */
-async function repairOptions(name: string, values: { lenient?: boolean; validate?: boolean; 'reject-undeclared'?: boolean; 'integer-range'?: string; log?: string; verbose?: boolean }): Promise<ProxyOptions> {
+async function readProxyCommandLine(argv: string[]): Promise<ProxyRun | 'help'> {
+  const { own, command } = splitCommand(argv);
+  const { values } = parsed(() => parseCommandLine({ args: own, strict: true, options: REPAIR_OPTIONS }));
+  if (values.help === true) return 'help';
+  const target = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], command);
+  if (target === undefined && command.length === 0) throw new UsageError('give the server command after --, e.g. schema-coerce proxy -- node server.js');
+  return { upstream: target === undefined ? stdioUpstream(command) : httpUpstream(target.url, target.headers), ...(await repairOptions(values)) };
+}
+
+async function readGatewayCommandLine(argv: string[]): Promise<GatewayRun | 'help'> {
+  const { own, command } = splitCommand(argv);
+  const { values } = parsed(() => parseCommandLine({ args: own, strict: true, options: GATEWAY_OPTIONS }));
+  if (values.help === true) return 'help';
+  const target = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], command);
+  if (target === undefined && command.length === 0) throw new UsageError('give --url <url> or the server command after --, e.g. schema-coerce gateway --listen 127.0.0.1:8808 -- node server.js');
+  if (values.listen === undefined) throw new UsageError('--listen <host:port> is required, e.g. --listen 127.0.0.1:8808');
+  const listen = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):(\d{1,5})$/.exec(values.listen);
+  if (listen === null || Number(listen[2]) > 65_535) throw new UsageError(`--listen ${JSON.stringify(values.listen)} must be host:port`);
+  const path = values.path ?? '/mcp';
+  if (!path.startsWith('/')) throw new UsageError(`--path ${JSON.stringify(path)} must start with /`);
+  return {
+    upstream: target === undefined ? { kind: 'stdio', command } : { kind: 'url', ...target },
+    ...(await repairOptions(values)),
+    host: listen[1]!.replace(/^\[|\]$/g, ''),
+    port: Number(listen[2]),
+    path,
+    ...(values['allowed-host'] === undefined ? {} : { allowedHosts: values['allowed-host'] }),
+    ...(values['allowed-origin'] === undefined ? {} : { allowedOrigins: values['allowed-origin'] }),
+    jsonResponse: values['json-response'] === true,
+    limits: {
+      ...count('--max-body', values['max-body'], 'maxBody', 1),
+      ...count('--max-sessions', values['max-sessions'], 'maxSessions', 1),
+      ...count('--idle-timeout', values['idle-timeout'], 'idleMs', 1_000),
+    },
+  };
+}
+
+/** The repair options of a subcommand's `values`, the `--validate` validator loaded. */
+async function repairOptions(values: { lenient?: boolean; validate?: boolean; 'reject-undeclared'?: boolean; 'integer-range'?: string; log?: string; verbose?: boolean }): Promise<ProxyOptions> {
   const range = checkRange(values['integer-range']);
   let validator: ArgsValidator | undefined;
   if (values.validate === true) {
     try {
       validator = await loadValidateArgs();
     } catch (error) {
-      if (error instanceof MissingPeerError) throw new UsageError(`${name}: --validate ${error.need}`);
+      if (error instanceof MissingPeerError) throw new UsageError(`--validate ${error.need}`);
       throw error;
     }
   }
@@ -154,70 +245,20 @@ async function repairOptions(name: string, values: { lenient?: boolean; validate
   };
 }
 
-/** The gateway's own options, besides the repair options. */
-const GATEWAY_OPTIONS = {
-  ...REPAIR_OPTIONS,
-  listen: { type: 'string' },
-  path: { type: 'string' },
-  'allowed-host': { type: 'string', multiple: true },
-  'allowed-origin': { type: 'string', multiple: true },
-  'json-response': { type: 'boolean' },
-  'max-body': { type: 'string' },
-  'max-sessions': { type: 'string' },
-  'idle-timeout': { type: 'string' },
-} as const;
-
-async function proxy(argv: string[]): Promise<number> {
-  const { own, command } = splitCommand(argv);
-  const { values } = parsed('proxy', () => parseCommandLine({ args: own, strict: true, options: REPAIR_OPTIONS }));
-  const target = values.url === undefined ? undefined : httpTarget('proxy', values.url, values.header ?? [], command);
-  if (target === undefined && command.length === 0) throw new UsageError('proxy: give the server command after --, e.g. schema-coerce proxy -- node server.js');
-  const options = await repairOptions('proxy', values);
-  return runProxy(target === undefined ? stdioUpstream(command) : httpUpstream(target.url, target.headers), options);
-}
-
-async function gateway(argv: string[]): Promise<number> {
-  const { own, command } = splitCommand(argv);
-  const { values } = parsed('gateway', () => parseCommandLine({ args: own, strict: true, options: GATEWAY_OPTIONS }));
-  const target = values.url === undefined ? undefined : httpTarget('gateway', values.url, values.header ?? [], command);
-  if (target === undefined && command.length === 0) throw new UsageError('gateway: give --url <url> or the server command after --, e.g. schema-coerce gateway --listen 127.0.0.1:8808 -- node server.js');
-  if (values.listen === undefined) throw new UsageError('gateway: --listen <host:port> is required, e.g. --listen 127.0.0.1:8808');
-  const listen = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):(\d{1,5})$/.exec(values.listen);
-  if (listen === null || Number(listen[2]) > 65_535) throw new UsageError(`gateway: --listen ${JSON.stringify(values.listen)} must be host:port`);
-  const path = values.path ?? '/mcp';
-  if (!path.startsWith('/')) throw new UsageError(`gateway: --path ${JSON.stringify(path)} must start with /`);
-  const limits = {
-    ...count('--max-body', values['max-body'], 'maxBody', 1),
-    ...count('--max-sessions', values['max-sessions'], 'maxSessions', 1),
-    ...count('--idle-timeout', values['idle-timeout'], 'idleMs', 1_000),
-  };
-  const options: GatewayOptions = {
-    ...(await repairOptions('gateway', values)),
-    host: listen[1]!.replace(/^\[|\]$/g, ''),
-    port: Number(listen[2]),
-    path,
-    ...(values['allowed-host'] === undefined ? {} : { allowedHosts: values['allowed-host'] }),
-    ...(values['allowed-origin'] === undefined ? {} : { allowedOrigins: values['allowed-origin'] }),
-    jsonResponse: values['json-response'] === true,
-    limits,
-  };
-  return runGateway(target === undefined ? { kind: 'stdio', command } : { kind: 'url', ...target }, options);
-}
-
 /** A whole number option, positive, times `unit`, as the limit `key`. */
 function count(flag: string, value: string | undefined, key: string, unit: number): Record<string, number> {
   if (value === undefined) return {};
-  if (!/^[1-9]\d{0,15}$/.test(value)) throw new UsageError(`gateway: ${flag} must be a positive whole number, not ${JSON.stringify(value)}`);
+  if (!/^[1-9]\d{0,15}$/.test(value)) throw new UsageError(`${flag} must be a positive whole number, not ${JSON.stringify(value)}`);
   return { [key]: Number(value) * unit };
 }
 
 /** A `--url` upstream, with its `--header`s; a server command may not be given too. */
-function httpTarget(name: string, url: string, headers: readonly string[], command: readonly string[]): { url: URL; headers: Record<string, string> } {
-  if (command.length > 0) throw new UsageError(`${name}: give either --url or a server command after --, not both`);
+function httpTarget(url: string, headers: readonly string[], command: readonly string[]): { url: URL; headers: Record<string, string> } {
+  if (command.length > 0) throw new UsageError('give either --url or a server command after --, not both');
   try {
     return { url: targetUrl(url), headers: targetHeaders(headers) };
   } catch (error) {
-    if (error instanceof TargetError) throw new UsageError(`${name}: ${error.message}`);
+    if (error instanceof TargetError) throw new UsageError(error.message);
     throw error;
   }
 }

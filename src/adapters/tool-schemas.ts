@@ -4,6 +4,32 @@
  * `notifications/tools/list_changed`. The MCP client and server wrappers and the proxy all use it.
  */
 
+/** How many pages one listing of a peer's tools reads at most. */
+const MAX_PAGES = 100;
+/** How long one listing of a peer's tools may take, in all its pages. */
+export const LISTING_MS = 10_000;
+
+/**
+ * The bounds of one listing that follows `nextCursor` itself: at most `MAX_PAGES` pages and
+ * `LISTING_MS` in all, and never a cursor twice (a peer that keeps returning one would be asked
+ * forever). Past a bound the listing stops, and goes on with the tools it has.
+ */
+export class Paging {
+  private readonly seen = new Set<string>();
+  private readonly deadline: number;
+
+  constructor(now: number = Date.now()) {
+    this.deadline = now + LISTING_MS;
+  }
+
+  /** Whether the next page, at `cursor` (a page's `nextCursor`), is to be asked for. */
+  follows(cursor: unknown, now: number = Date.now()): cursor is string {
+    if (typeof cursor !== 'string' || this.seen.has(cursor) || this.seen.size + 1 >= MAX_PAGES || now >= this.deadline) return false;
+    this.seen.add(cursor);
+    return true;
+  }
+}
+
 /** A JSON-RPC id, as the tracker keys requests. */
 type RequestId = unknown;
 

@@ -105,9 +105,14 @@ function wholeDecimalDot(text: string): number {
   return dot;
 }
 
-/** The exponent as a number; a huge exponent becomes ±Infinity, never a wrong finite value. */
+/**
+ * The exponent as a number; a huge exponent becomes ±Infinity, never a wrong finite value. Its
+ * leading zeros do not count (`1e0000000000000002` is `100`).
+ */
 function exponentOf(sign: string, digits: string): number {
-  const value = digits.length > 15 ? Infinity : Number(digits);
+  let first = 0;
+  while (first < digits.length - 1 && digits.charCodeAt(first) === 0x30) first++;
+  const value = digits.length - first > 15 ? Infinity : Number(digits.slice(first));
   return sign === '-' ? -value : value;
 }
 

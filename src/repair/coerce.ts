@@ -89,7 +89,9 @@ export function coerceArgsJson(text: string, schema: unknown, options?: CoerceOp
  * `coerceArgsJson`, its output handed back as the spans of `text` it rewrites, in order (applied,
  * they give the string `coerceArgsJson` returns; none when nothing changes):
  * the proxy writes everything between them as the bytes it read, without a copy of the text.
- * Where the object model or syntax repair writes the output, one edit spans the whole text.
+ * Where the object model or syntax repair writes the output, one edit spans the whole text; an
+ * object repeating a key with equal values (refused when they differ, as `coerceArgsJson` does)
+ * has each occurrence rewritten alike, so its bytes stay as they came there too.
  *
  * @throws {ArgsParseError} As `coerceArgsJson` does.
  */
@@ -102,9 +104,11 @@ function coerceText(text: string, schema: unknown, options: CoerceOptions | unde
   if (typeof text !== 'string') throw new ArgsParseError(`expected a string, got ${text === null ? 'null' : typeof text}`);
   const rules = resolveRules(options?.lenient);
   const syntax = rules !== null && rules.syntax;
-  // A root string may be double-encoded arguments: under `syntax` the repairing reader decides.
+  // A root string may be double-encoded arguments, a root `null` no arguments: under `syntax` the
+  // repairing reader decides.
   let strictError: ArgsParseError | undefined;
-  if (!syntax || text.charCodeAt(skipSpace(text, 0)) !== 0x22) {
+  const first = text.charCodeAt(skipSpace(text, 0));
+  if (!syntax || (first !== 0x22 && first !== 0x6e)) {
     let rewritten: string | readonly TextEdit[] | undefined;
     try {
       rewritten = rewriteLiterals(text, planOrNull(schema), rangeOf(options?.integerRange), rules, asEdits);
@@ -120,6 +124,11 @@ function coerceText(text: string, schema: unknown, options: CoerceOptions | unde
     if (rewritten !== undefined) return rewritten;
   }
   const read = readArgsText(text, schema, syntax, strictError);
+  if (asEdits && strictError === undefined && read.text === text) {
+    // Valid JSON whose repeated keys the read found equal: the spans each occurrence rewrites.
+    const edits = rewriteLiterals(text, planOrNull(schema), rangeOf(options?.integerRange), rules, true, true);
+    if (edits !== undefined) return edits;
+  }
   const { value } = coerceArgs(read.value, schema, options);
   const output = value === read.value ? read.text : stringifyArgs(value);
   if (!asEdits) return output;

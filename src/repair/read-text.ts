@@ -1,12 +1,13 @@
 /**
  * Reading argument text for a tool: strict JSON as it is, and under the lenient `syntax` rule
  * the repairs the schema allows (blank text as `{}` only where the root accepts an object; a
- * string holding an object's text only where the root accepts an object and not a string).
+ * string holding an object's text only where the root accepts an object and not a string; a
+ * root `null` as `{}` only where the root accepts an object, not `null`, and requires nothing).
  */
 import { parseArgs, parseRepaired, type RepairedParse } from '../json/lossless.js';
 import { markTruncation } from '../json/repair/repair.js';
 import { ALL_TYPES, TYPE_BITS } from '../schema/keywords.js';
-import { planOrNull } from '../schema/plan.js';
+import { planOrNull, type PlanNode } from '../schema/plan.js';
 
 /**
  * Parses a tool's argument text losslessly, repairing its syntax when `syntax` is set.
@@ -24,10 +25,23 @@ export function readArgsText(text: string, schema: unknown, syntax: boolean, str
       throw markTruncation(text, error);
     }
   }
-  return parseRepaired(text, () => {
-    const root = planOrNull(schema);
-    const mask = root === null ? ALL_TYPES : root.accept;
+  let root: PlanNode | null | undefined;
+  const rootPlan = (): PlanNode | null => (root === undefined ? (root = planOrNull(schema)) : root);
+  const read = parseRepaired(text, () => {
+    const node = rootPlan();
+    const mask = node === null ? ALL_TYPES : node.accept;
     const object = (mask & TYPE_BITS.object) !== 0;
     return { blankAsObject: object, unwrapObjectText: object && (mask & TYPE_BITS.string) === 0 };
   }, strictError);
+  return read.value === null && nullAsObject(rootPlan()) ? nullArguments(read) : read;
+}
+
+/** True when a root `null` means "no arguments": the root accepts an object, not `null`, and requires nothing. */
+function nullAsObject(root: PlanNode | null): boolean {
+  return root !== null && (root.accept & TYPE_BITS.object) !== 0 && (root.accept & TYPE_BITS.null) === 0 && root.required().length === 0;
+}
+
+/** `{}` read in place of a root `null`, and the change that says so (after any repair made to read it). */
+function nullArguments(read: RepairedParse): RepairedParse {
+  return { value: {}, text: '{}', changes: [...read.changes, { path: '', from: 'null', to: '{}', rule: 'null-arguments' }] };
 }

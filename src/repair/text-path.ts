@@ -29,11 +29,12 @@ export interface TextEdit {
  * rewritten, in order (none when nothing changed): everything between them is `text` as it is, so a
  * caller holding the text's bytes writes those on as they are.
  * Returns `undefined` when an object repeats a key: what that means is the object model's call
- * (see `parseArgs`), so the caller takes that path.
+ * (see `parseArgs`), so the caller takes that path; with `keepRepeats` (once the object model has
+ * found every repeat equal), each occurrence is rewritten as the first is.
  *
  * @throws {ArgsParseError} When `text` is not JSON.
  */
-export function rewriteLiterals(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asEdits: boolean): string | readonly TextEdit[] | undefined {
+export function rewriteLiterals(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asEdits: boolean, keepRepeats = false): string | readonly TextEdit[] | undefined {
   // One rewriter is reused from call to call (its stacks keep their capacity); a nested call,
   // should one ever happen, gets a fresh one.
   const rewriter = idle ?? new LiteralRewriter();
@@ -41,7 +42,7 @@ export function rewriteLiterals(text: string, root: PlanNode | null, range: Inte
   try {
     rewriter.reset(text, root, range, rules, asEdits);
     scanJson(text, rewriter);
-    return rewriter.result();
+    return rewriter.result(keepRepeats);
   } finally {
     rewriter.reset('', null, range, null, false);
     idle = rewriter;
@@ -118,8 +119,8 @@ class LiteralRewriter implements JsonVisitor {
   }
 
   /** The output: the string, or the spans rewritten when they were asked for (see `rewriteLiterals`). */
-  result(): string | readonly TextEdit[] | undefined {
-    if (this.duplicate) return undefined;
+  result(keepRepeats: boolean): string | readonly TextEdit[] | undefined {
+    if (this.duplicate && !keepRepeats) return undefined;
     if (this.edits !== null) return this.edits;
     if (this.pieces === null) return this.text;
     this.add(this.text.slice(this.copied));

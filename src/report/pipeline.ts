@@ -28,7 +28,11 @@ export type ArgsValidator = (
 export interface PrepareOptions extends CoerceOptions {
   /** The tool's name, for the display string and the message. */
   readonly toolName?: string;
-  /** Validate the coerced arguments with this validator (e.g. `validateArgs`). */
+  /**
+   * Validate the coerced arguments with this validator (e.g. `validateArgs` from
+   * `schema-coerce/validate`); `false` or absent: no validation. Anything else, `true` included,
+   * is a `TypeError`: the core does not load Ajv itself (the adapters' `validate: true` does).
+   */
   readonly validate?: ArgsValidator | false;
   /** Reject keys the schema does not declare, with or without a validator. */
   readonly rejectUndeclared?: boolean;
@@ -81,14 +85,17 @@ export class InvalidArgsError extends SchemaCoerceError {
  * Parses (losslessly, if given text), renames unambiguous keys (opt-in), coerces, validates, and
  * produces the text to dispatch and the text to display from the same coerced value, so what a
  * user reads is what the server receives. With no schema, everything passes through unchanged
- * with `ok: true`. Never throws: text that is not JSON gives `ok: false` and a message; text cut
- * off before it was complete (at the output-token limit) gives `ok: false` and a message saying so.
+ * with `ok: true`. Never throws on data: text that is not JSON gives `ok: false` and a message; text
+ * cut off before it was complete (at the output-token limit) gives `ok: false` and a message saying
+ * so. A `validate` that is neither a function nor `false` is a programming error, and throws.
  * Under the lenient `syntax` rule, text with one reading is repaired first and the repairs lead `changes`.
  *
  * @param argsOrText - The raw arguments text, or arguments already parsed.
  * @param schema - The tool's input JSON Schema; `undefined` or `null` when it is not known.
  * @param options - Coercion options plus `toolName`, `validate`, `rejectUndeclared`, `renameUnambiguous`.
  * @returns `{ ok, args, json, display, changes, refusals, errors, undeclared, message? }`.
+ * @throws {TypeError} When `options.validate` is neither a function, `false` nor `undefined` (such
+ *   as `true`): a call must never read as validated when nothing was checked.
  * @example
  * import { validateArgs } from 'schema-coerce/validate';
  * const call = prepareToolCall('{"line":"5"}', schema, { lenient: true, validate: validateArgs, toolName: 'goto' });
@@ -96,6 +103,7 @@ export class InvalidArgsError extends SchemaCoerceError {
  */
 export function prepareToolCall(argsOrText: unknown, schema: unknown, options: PrepareOptions = {}): PreparedCall {
   const { toolName } = options;
+  checkValidator(options.validate);
   const text = typeof argsOrText === 'string' ? argsOrText : undefined;
   let parsed: unknown = argsOrText;
   let read: RepairedParse | undefined;
@@ -143,6 +151,20 @@ export function prepareToolCall(argsOrText: unknown, schema: unknown, options: P
   }
   const ok = message === undefined;
   return finish(options, { ok, args, json, changes, refusals: coerced.refusals, errors, undeclared, ...(ok ? {} : { message: message! }) });
+}
+
+/**
+ * A JavaScript caller can hand `validate: true` (the adapters' spelling for "load Ajv"), or a
+ * validator's module instead of the function; taken as "no validation", the call would answer
+ * `ok: true` for arguments nothing checked. Fail closed: refuse the option itself.
+ */
+function checkValidator(validate: unknown): void {
+  if (validate === undefined || validate === false || typeof validate === 'function') return;
+  const got = validate === null ? 'null' : typeof validate === 'object' ? 'an object' : `${typeof validate} ${String(validate)}`;
+  throw new TypeError(
+    `[schema-coerce] prepareToolCall: validate must be a validator function, such as validateArgs from 'schema-coerce/validate', or false; got ${got}. ` +
+      'The core does not load Ajv itself: import validateArgs and pass it (the MCP and framework adapters accept validate: true and load it for you).',
+  );
 }
 
 /** A refusal as the message describes an error: `must be integer`, `must be one of "a", "b"`. */

@@ -6,6 +6,7 @@
  * Dialects: when the root's `$schema` names draft-04, -06 or -07, a schema holding `$ref` is
  * read as that draft reads it, as the reference alone: its sibling keywords are ignored, `$id`
  * included (it does not change the base URI). 2020-12, the default, applies the siblings too.
+ * Draft-04 names a resource with `id`, every later draft with `$id`; each reads only its own.
  */
 import { ownValue } from '../json/objects.js';
 import { ARRAY_SUBSCHEMAS, MAP_SUBSCHEMAS, SINGLE_SUBSCHEMA } from './keywords.js';
@@ -17,6 +18,7 @@ export type SchemaObject = Record<string, unknown>;
 const DEFAULT_BASE = 'https://schema-coerce.invalid/root';
 
 const LEGACY_DIALECT = /draft-0[4-7]/;
+const DRAFT_04 = /draft-04/;
 
 /**
  * True when a `$schema` value names draft-04, -06 or -07, whose `$ref` overrides its siblings.
@@ -33,13 +35,17 @@ export class SchemaDocument {
   readonly schemas: SchemaObject[] = [];
   /** The root names a draft whose `$ref` overrides its siblings. */
   private readonly refAlone: boolean;
+  /** The keyword that names a resource: `id` under draft-04, `$id` under every later draft. */
+  private readonly idKeyword: '$id' | 'id';
   private readonly bases = new Map<SchemaObject, string>();
   private readonly resources = new Map<string, SchemaObject>();
   private readonly anchors = new Map<string, SchemaObject>();
   private readonly refViews = new Map<SchemaObject, SchemaObject>();
 
   constructor(root: SchemaObject) {
-    this.refAlone = isLegacyDialect(ownValue(root, '$schema'));
+    const dialect = ownValue(root, '$schema');
+    this.refAlone = isLegacyDialect(dialect);
+    this.idKeyword = typeof dialect === 'string' && DRAFT_04.test(dialect) ? 'id' : '$id';
     this.add(root);
   }
 
@@ -107,7 +113,7 @@ export class SchemaDocument {
       this.bases.set(schema, base);
       return base;
     }
-    const id = ownValue(schema, '$id');
+    const id = ownValue(schema, this.idKeyword);
     if (typeof id === 'string') {
       const url = parseUrl(id, outerBase);
       if (url !== undefined) {

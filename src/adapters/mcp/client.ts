@@ -2,7 +2,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidArgsError, type PreparedCall } from '../../index.js';
-import { ToolSchemas } from '../tool-schemas.js';
+import { Paging, ToolSchemas } from '../tool-schemas.js';
 import { errorResult, prepare, type McpCoercionOptions } from './options.js';
 import { toWire } from './wire.js';
 
@@ -33,7 +33,7 @@ export class InvalidToolArgumentsError extends InvalidArgsError {
  * Wraps an SDK `Client` so `callTool` repairs the arguments against the tool's `inputSchema`
  * before sending them. Schemas come from a cache filled by every `listTools` (and its pages) and
  * cleared on `notifications/tools/list_changed`; a tool missing from the cache triggers one full
- * refresh, and if its schema still cannot be found the call goes out unchanged: never worse than
+ * refresh (at most 100 pages and 10 s, no cursor twice), and if its schema still cannot be found the call goes out unchanged: never worse than
  * without the library. Arguments given as lossless values (from `parseArgs`) keep their integer
  * literals on the wire (`JSON.rawJSON` where the runtime has it).
  *
@@ -68,13 +68,16 @@ export function withArgCoercion<C extends Client>(client: C, options: ClientCoer
     return result;
   }) as C['listTools'];
 
+  // Bounded (see `Paging`): a server repeating a cursor cannot hold the call back for ever.
   const refresh = async (): Promise<void> => {
+    const paging = new Paging();
     let cursor: string | undefined;
-    do {
+    for (;;) {
       const page = await listTools(cursor === undefined ? undefined : { cursor });
       schemas.store(page.tools, cursor === undefined);
+      if (!paging.follows(page.nextCursor)) return;
       cursor = page.nextCursor;
-    } while (cursor !== undefined);
+    }
   };
 
   client.callTool = (async (params, resultSchema, requestOptions) => {

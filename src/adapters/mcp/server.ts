@@ -4,7 +4,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toPlainNumbers } from '../../index.js';
-import { ToolSchemas } from '../tool-schemas.js';
+import { Paging, ToolSchemas } from '../tool-schemas.js';
 import { errorResult, prepare, type McpCoercionOptions } from './options.js';
 
 /** Options of `withServerArgCoercion`. */
@@ -48,7 +48,8 @@ function interpose(server: Server, transport: Transport, options: ServerCoercion
   transport.send = async (message, sendOptions) => {
     const outgoing = message as { id?: string | number; method?: string; result?: { tools?: Tool[] } };
     if (outgoing.method === 'notifications/tools/list_changed') schemas.clear();
-    if (outgoing.id !== undefined) schemas.responded(outgoing.id, outgoing.result);
+    // Only a response answers the client: the server's own requests count their ids apart.
+    if (outgoing.id !== undefined && outgoing.method === undefined) schemas.responded(outgoing.id, outgoing.result);
     return send(message, sendOptions);
   };
 
@@ -102,19 +103,21 @@ function interpose(server: Server, transport: Transport, options: ServerCoercion
   });
 }
 
-/** The server's own tool list, from its registered `tools/list` handler (every page). */
+/** The server's own tool list, from its registered `tools/list` handler (every page, within `Paging`'s bounds). */
 async function ownTools(server: Server): Promise<Map<string, unknown>> {
   const tools = new Map<string, unknown>();
   const handler = (server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers?.get('tools/list');
   if (handler === undefined) return tools;
   const extra = { signal: new AbortController().signal, requestId: 'schema-coerce', sendNotification: async () => {}, sendRequest: async () => ({}) };
+  const paging = new Paging();
   let cursor: string | undefined;
   try {
-    do {
+    for (;;) {
       const page = await handler({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, extra);
       for (const tool of page.tools ?? []) tools.set(tool.name, tool.inputSchema);
+      if (!paging.follows(page.nextCursor)) break;
       cursor = page.nextCursor;
-    } while (cursor !== undefined);
+    }
   } catch {
     // A handler that cannot list here: the call passes unchanged.
   }

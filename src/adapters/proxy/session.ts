@@ -8,13 +8,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { coerceArgsJson, prepareToolCall } from '../../index.js';
-import { scanningPlain } from '../../json/scanner.js';
+import { ArgsParseError } from '../../json/errors.js';
+import { scanJson, scanningPlain, skipSpace, type JsonVisitor } from '../../json/scanner.js';
 import { coerceArgsJsonEdits, type TextEdit } from '../../repair/coerce.js';
 import type { ArgsValidator, CoerceOptions } from '../../index.js';
-import { ToolSchemas } from '../tool-schemas.js';
+import { LISTING_MS, Paging, ToolSchemas } from '../tool-schemas.js';
 import { CallShapes } from './call-shapes.js';
 import { ambiguityError, flatCopy, isAscii, isAsciiBytes, isPlainAsciiBytes, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
-import { SplicedLine, splicedText } from './splice.js';
+import { byteEdits, SplicedLine, splicedText } from './splice.js';
 import type { Line } from './framing.js';
 import type { Piece } from './outlet.js';
 
@@ -41,8 +42,8 @@ export interface Wiring {
 }
 
 const NEWLINE = Buffer.from('\n');
-/** How long a tools/call may wait for the proxy's own tools/list before it goes on unchanged. */
-const LIST_TIMEOUT_MS = 10_000;
+const QUOTE = 0x22;
+const OPEN_BRACE = 0x7b;
 /** A server line can matter only if it holds one of these (an escape may hide a name). */
 const LIST_CHANGED = 'list_changed';
 const ESCAPE = '\\u';
@@ -60,11 +61,16 @@ export class ProxySession {
   /** Tools the proxy has asked the server about since the list last changed. */
   private readonly asked = new Set<string>();
   private readonly ownPrefix = `schema-coerce-proxy:${randomUUID()}:`;
+  private readonly ownPrefixBytes = Buffer.from(this.ownPrefix);
   private ownCount = 0;
+  /** The proxy's own requests not answered yet (a late answer is the proxy's, never the client's). */
+  private ownPending = 0;
   /** While the proxy lists the server's tools itself, client lines wait here, in order. */
   private waiting: [line: Line, terminated: boolean][] | null = null;
-  /** The proxy's own listing has gone past its first page. */
-  private pagingOwnList = false;
+  /** The bounds of the proxy's own listing, while it runs. */
+  private paging: Paging | undefined;
+  /** The pages of the proxy's own listing stored so far. */
+  private ownPages = 0;
   private timer: NodeJS.Timeout | undefined;
   private idle: (() => void) | undefined;
   private readonly options: ProxyOptions;
@@ -106,12 +112,12 @@ export class ProxySession {
 
   /** Whether the whole server lines of `chunk` may go to the client unread. */
   serverPasses(chunk: Buffer): boolean {
-    return !this.tools.awaiting && this.waiting === null && !chunk.includes(LIST_CHANGED_BYTES) && !chunk.includes(ESCAPE_BYTES);
+    return !this.tools.awaiting && this.waiting === null && !chunk.includes(LIST_CHANGED_BYTES) && !chunk.includes(ESCAPE_BYTES) && (this.ownPending === 0 || !chunk.includes(this.ownPrefixBytes));
   }
 
   /** Whether a long server line whose start is `head` may be streamed to the client unread. */
   serverStreams(head: Buffer): boolean {
-    return !this.tools.awaiting && this.waiting === null && !head.includes(LIST_CHANGED_BYTES);
+    return !this.tools.awaiting && this.waiting === null && this.ownPending === 0 && !head.includes(LIST_CHANGED_BYTES);
   }
 
   /** One line from the client, with its latin1 image when the framing has it. */
@@ -134,6 +140,10 @@ export class ProxySession {
       if (this.tools.get(head.name) === undefined && !this.asked.has(head.name)) {
         this.asked.add(flatCopy(head.name));
         this.waiting = [[line, terminated]];
+        this.paging = new Paging();
+        clearTimeout(this.timer);
+        // However the server pages, the calls waiting go on once the listing's time is up.
+        this.timer = setTimeout(() => this.release(), LISTING_MS);
         this.listOwnTools(undefined);
         return;
       }
@@ -154,11 +164,11 @@ export class ProxySession {
 
   /** One line from the server. */
   fromServer(line: Line, terminated: boolean): void {
-    const mayMatter = this.tools.awaiting || this.waiting !== null || mayName(line, LIST_CHANGED, LIST_CHANGED_BYTES);
+    const mayMatter = this.tools.awaiting || this.waiting !== null || mayName(line, LIST_CHANGED, LIST_CHANGED_BYTES) || (this.ownPending > 0 && mayName(line, this.ownPrefix, this.ownPrefixBytes));
     const head = mayMatter ? readHead(latin1Of(line), false) : undefined;
     if (head !== undefined) {
       if (typeof head.id === 'string' && head.id.startsWith(this.ownPrefix)) {
-        this.ownListPage(line);
+        this.ownListPage(line, head.id);
         return;
       }
       if (head.method === 'notifications/tools/list_changed') {
@@ -176,28 +186,30 @@ export class ProxySession {
   private listOwnTools(cursor: unknown): void {
     const id = `${this.ownPrefix}${++this.ownCount}`;
     const params = cursor === undefined ? {} : { cursor };
+    this.ownPending++;
     this.wiring.toServer([Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params }) + '\n')]);
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.release(), LIST_TIMEOUT_MS);
   }
 
-  private ownListPage(line: Line): void {
+  /** A page of the proxy's own listing: the next one is asked for within the listing's bounds. */
+  private ownListPage(line: Line, id: string): void {
+    // A page is the listing's only when it answers the last request; any other came late.
+    const paging = id === `${this.ownPrefix}${this.ownCount}` ? this.paging : undefined;
+    if (this.ownPending > 0) this.ownPending--;
     const result = resultOf(line) as { tools?: unknown; nextCursor?: unknown } | undefined;
     const tools = result?.tools;
-    if (Array.isArray(tools)) this.tools.store(tools, !this.pagingOwnList);
+    // A late page adds its tools; nothing more is asked.
+    if (Array.isArray(tools)) this.tools.store(tools, paging !== undefined && this.ownPages++ === 0);
+    if (paging === undefined) return;
     const next = result?.nextCursor;
-    if (typeof next === 'string' && Array.isArray(tools)) {
-      this.pagingOwnList = true;
-      this.listOwnTools(next);
-    } else {
-      this.release();
-    }
+    if (Array.isArray(tools) && paging.follows(next)) this.listOwnTools(next);
+    else this.release();
   }
 
   /** Lets the waiting client lines go on, in order, now that the proxy knows what it can. */
   private release(): void {
     clearTimeout(this.timer);
-    this.pagingOwnList = false;
+    this.paging = undefined;
+    this.ownPages = 0;
     const lines = this.waiting ?? [];
     this.waiting = null;
     for (const [line, terminated] of lines) this.fromClient(line, terminated);
@@ -208,7 +220,11 @@ export class ProxySession {
     }
   }
 
-  /** Forwards a tools/call with only its argument bytes repaired, or answers it with an isError result. */
+  /**
+   * Forwards a tools/call with only its argument bytes repaired, or answers it with an isError
+   * result: when it is rejected, and when its arguments cannot be read one way only (an object
+   * repeating a key with two values) or were cut off.
+   */
   private repairCall(line: Line, text: string, terminated: boolean, head: MessageHead): void {
     const name = head.name!;
     const schema = this.tools.get(name);
@@ -219,6 +235,10 @@ export class ProxySession {
       return;
     }
     const raw = text.slice(span.start, span.end);
+    if (raw.charCodeAt(0) === QUOTE) {
+      this.repairStringCall(line, terminated, head, raw, schema);
+      return;
+    }
     // Arguments of printable ASCII (not a byte below 0x20, no tab or line break either) have their
     // strings found by native searches.
     const plain = typeof line !== 'string' && isPlainAsciiBytes(line, span.start, span.end);
@@ -228,20 +248,59 @@ export class ProxySession {
     let edits: readonly TextEdit[];
     if (plain) scanningPlain(argsText);
     try {
-      // ASCII arguments are their own latin1 image: an edit's offsets are byte offsets.
-      edits = ascii ? coerceArgsJsonEdits(argsText, schema, options) : wholeEdit(argsText, raw.length, schema, options);
-    } catch {
-      this.wiring.toServer([line, ...ending]);
+      // ASCII arguments are their own latin1 image: an edit's offsets are byte offsets. Others have
+      // their edits moved to byte offsets, so every byte outside an edit goes on as it came.
+      edits = coerceArgsJsonEdits(argsText, schema, options);
+      if (!ascii) edits = byteEdits(argsText, raw, edits) ?? [{ start: 0, end: raw.length, text: coerceArgsJson(argsText, schema, options) }];
+    } catch (error) {
+      // Arguments the head only located that are not JSON make the line not JSON: it goes on as
+      // it came. JSON arguments the repair refuses (a key repeated with two values) are answered.
+      if (error instanceof ArgsParseError && (!span.unread || isJsonText(argsText))) this.refuse(argsText, schema, name, head.id!);
+      else this.wiring.toServer([line, ...ending]);
       return;
     } finally {
       if (plain) scanningPlain(undefined);
     }
     if (!this.settle(argsText, schema, name, head.id!)) return;
-    if (edits.length === 0) {
-      this.wiring.toServer([line, ...ending]);
+    this.forward(line, terminated, span.start, edits);
+  }
+
+  /**
+   * A call whose `arguments` is a string: its value is the arguments' text, read as every text
+   * entry reads it (`coerceArgsJson`, with the proxy's options). Text that reads as an object goes
+   * on as that object in place of the string; cut-off text is answered with the message that says
+   * so; any other string goes on as it came.
+   */
+  private repairStringCall(line: Line, terminated: boolean, head: MessageHead, raw: string, schema: unknown): void {
+    const name = head.name!;
+    const span = head.args!;
+    const argsText = JSON.parse(utf8Of(raw)) as string;
+    let output: string;
+    try {
+      output = coerceArgsJson(argsText, schema, this.coerceOptions);
+    } catch (error) {
+      if (error instanceof ArgsParseError && error.truncated) this.refuse(argsText, schema, name, head.id!);
+      else this.wiring.toServer(terminated ? [line, NEWLINE] : [line]);
       return;
     }
-    this.wiring.toServer(typeof line === 'string' ? splicedText(line, span.start, edits, terminated) : [new SplicedLine(line, span.start, edits, terminated)]);
+    if (output.charCodeAt(skipSpace(output, 0)) !== OPEN_BRACE) {
+      this.wiring.toServer(terminated ? [line, NEWLINE] : [line]);
+      return;
+    }
+    if (!this.settle(argsText, schema, name, head.id!)) return;
+    this.forward(line, terminated, span.start, [{ start: 0, end: raw.length, text: output }]);
+  }
+
+  /** Sends the line on with `edits` (byte offsets from `offset`) applied. */
+  private forward(line: Line, terminated: boolean, offset: number, edits: readonly TextEdit[]): void {
+    if (edits.length === 0) this.wiring.toServer(terminated ? [line, NEWLINE] : [line]);
+    else this.wiring.toServer(typeof line === 'string' ? splicedText(line, offset, edits, terminated) : [new SplicedLine(line, offset, edits, terminated)]);
+  }
+
+  /** Answers a call whose arguments cannot go on (see `repairCall`) with the pipeline's message. */
+  private refuse(argsText: string, schema: unknown, name: string, id: MessageId): void {
+    const call = prepareToolCall(argsText, schema, { ...this.coerceOptions, toolName: name });
+    this.answer(id, name, call.message ?? 'Invalid parameters.');
   }
 
   /**
@@ -262,11 +321,15 @@ export class ProxySession {
     for (const change of call.changes) this.wiring.report({ kind: 'change', tool: name, ...change });
     for (const { path, reason, expected, message } of call.refusals) this.wiring.report({ kind: 'refusal', tool: name, path, reason, expected, message });
     if (call.ok || (validator === undefined && !rejectUndeclared)) return true;
-    const message = call.message ?? 'Invalid parameters.';
+    this.answer(id, name, call.message ?? 'Invalid parameters.');
+    return false;
+  }
+
+  /** Answers the call `id` with an isError result carrying `message`, and reports the rejection. */
+  private answer(id: MessageId, name: string, message: string): void {
     this.wiring.report({ kind: 'rejection', tool: name, message });
     const result = { content: [{ type: 'text', text: message }], isError: true };
     this.wiring.toClient(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, result }) + '\n'));
-    return false;
   }
 }
 
@@ -275,14 +338,19 @@ function mayName(line: Line, name: string, bytes: Buffer): boolean {
   return typeof line === 'string' ? line.includes(name) || line.includes(ESCAPE) : line.includes(bytes) || line.includes(ESCAPE_BYTES);
 }
 
-/**
- * The repair of arguments that are not ASCII, whose offsets would count UTF-16 units, not bytes:
- * one edit over all `bytes` of them, none when nothing changes.
- */
-function wholeEdit(argsText: string, bytes: number, schema: unknown, options: CoerceOptions): readonly TextEdit[] {
-  const output = coerceArgsJson(argsText, schema, options);
-  return output === argsText ? [] : [{ start: 0, end: bytes, text: output }];
+/** Whether `text` is JSON (RFC 8259): read by the scanner, nothing built. */
+function isJsonText(text: string): boolean {
+  try {
+    scanJson(text, IGNORE);
+    return true;
+  } catch {
+    return false;
+  }
 }
+
+const nothing = (): void => undefined;
+/** A visitor that takes nothing from what it is shown. */
+const IGNORE: JsonVisitor = { open: nothing, key: nothing, string: nothing, number: nothing, literal: nothing, close: nothing };
 
 /** The latin1 image of a line. */
 function latin1Of(line: Line): string {

@@ -1,12 +1,13 @@
 /**
  * The bytes of a repaired call: the line as it came, with the spans the repair rewrote in its
- * arguments replaced by their UTF-8. Every other byte is the line's own, whatever its encoding.
- * (Arguments that are not ASCII are rewritten whole: their span is the one edit.)
+ * arguments replaced by their UTF-8. Every other byte is the line's own, whatever its encoding,
+ * invalid UTF-8 included: the edits of arguments that are not ASCII are moved to byte offsets.
  */
 import type { TextEdit } from '../../repair/coerce.js';
 import { isAscii } from './message.js';
 
 const NEWLINE = 0x0a;
+const ASCII_END = 0x80;
 /** An edit's text up to this long is measured and written character by character when it is ASCII. */
 const SHORT = 32;
 
@@ -80,6 +81,36 @@ export class SplicedLine {
     this.copyInto(bytes, 0);
     return bytes;
   }
+}
+
+/**
+ * `edits` of `text`, the UTF-8 decoding of the latin1 image `image`, moved to byte offsets of
+ * `image`; `undefined` when an edit does not start at an ASCII character or end before one (or at
+ * the end). Every ASCII character of `text` is an ASCII byte of `image`, in order, and every
+ * other byte is not ASCII: the decoder never takes an ASCII byte into a character of several
+ * bytes or into a replacement character, so the bytes between edits are the image's own.
+ */
+export function byteEdits(text: string, image: string, edits: readonly TextEdit[]): TextEdit[] | undefined {
+  const moved: TextEdit[] = [];
+  let char = 0;
+  let byte = 0;
+  /** The byte of the character at `to` (ASCII, or the end of `text`); -1 when it is neither. */
+  const seek = (to: number): number => {
+    for (; char < to; char++) {
+      if (text.charCodeAt(char) >= ASCII_END) continue;
+      while (image.charCodeAt(byte) >= ASCII_END) byte++;
+      byte++;
+    }
+    while (byte < image.length && image.charCodeAt(byte) >= ASCII_END) byte++;
+    return to === text.length || text.charCodeAt(to) < ASCII_END ? byte : -1;
+  };
+  for (const edit of edits) {
+    const start = seek(edit.start);
+    const end = seek(edit.end);
+    if (start === -1 || end === -1) return undefined;
+    moved.push({ start, end, text: edit.text });
+  }
+  return moved;
 }
 
 /** Copies `source[from..to]` to `target` at `at` (through a plain view: no Buffer is made); where it ends. */

@@ -13,7 +13,22 @@ export type SyntaxRule =
   | 'unquoted-key'
   | 'python-literal'
   | 'empty-arguments'
-  | 'double-encoded';
+  | 'double-encoded'
+  | 'control-character'
+  | 'literal-backslash'
+  | 'python-escape'
+  | 'escaped-layout'
+  | 'stray-bracket'
+  | 'null-arguments'
+  | 'gemma-string';
+
+/**
+ * How an edit that writes a string or key token whole read the input token: JSON's escapes
+ * (`json`), Python's (`python`), every backslash as itself (`literal`), a Gemma `<|"|>` string
+ * (`gemma`, content as written), or an identifier key (`bare`). The token check decodes the input
+ * token this way on its own and compares.
+ */
+export type Escapes = 'json' | 'python' | 'literal' | 'gemma' | 'bare';
 
 /** One span of the input text and what it becomes. */
 export interface Edit {
@@ -21,6 +36,10 @@ export interface Edit {
   readonly end: number;
   readonly to: string;
   readonly rule: SyntaxRule;
+  /** Set when the edit writes a string or key token whole: how the input token was read. */
+  readonly escapes?: Escapes;
+  /** Further rules the same edit applied (a requoted string whose control characters were escaped). */
+  readonly also?: readonly SyntaxRule[];
 }
 
 /**
@@ -52,8 +71,14 @@ export function summarizeEdits(text: string, edits: readonly Edit[]): SyntaxChan
   const changes: SyntaxChange[] = [];
   // A handful of rules at most: a scan of the changes beats a Set.
   for (const edit of edits) {
-    if (changes.some((change) => change.rule === edit.rule)) continue;
-    changes.push({ path: '', from: text.slice(edit.start, edit.end), to: edit.to, rule: edit.rule });
+    add(changes, text, edit, edit.rule);
+    if (edit.also !== undefined) for (const rule of edit.also) add(changes, text, edit, rule);
   }
   return changes;
+}
+
+/** Adds the change of `rule` at `edit`, unless that rule has fired before. */
+function add(changes: SyntaxChange[], text: string, edit: Edit, rule: SyntaxRule): void {
+  if (changes.some((change) => change.rule === rule)) return;
+  changes.push({ path: '', from: text.slice(edit.start, edit.end), to: edit.to, rule });
 }

@@ -5,8 +5,8 @@
  * a number, a literal, an array, an object, after a key or inside a code fence) is refused as cut
  * off before anything is repaired, and never completed. Iterative: depth costs memory, not stack.
  */
-import type { Edit } from './edits.js';
-import { opensString, QuotedString } from './quoted.js';
+import type { Edit, Escapes, SyntaxRule } from './edits.js';
+import { opensString, QuotedString, type EscapeKinds } from './quoted.js';
 import { Source } from './source.js';
 import type { TokenSpans } from './preserve.js';
 
@@ -31,6 +31,28 @@ const JSON_WORDS = ['true', 'false', 'null'];
 const PYTHON_WORDS: Readonly<Record<string, string>> = { True: 'true', False: 'false', None: 'null' };
 const REFUSED_WORDS = ['NaN', 'Infinity', 'undefined'];
 const ALL_WORDS = [...JSON_WORDS, ...Object.keys(PYTHON_WORDS), ...REFUSED_WORDS];
+
+/** A line break (CR, LF, or the line and paragraph separators JSON5 and ECMAScript end lines at): where a line comment ends. */
+const LINE_END = /[\r\n\u2028\u2029]/g;
+/** The white space each escape letter spells, when a model writes `\n` out between tokens. */
+const LAYOUT: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t' };
+/** The opening tags of serving engines' tool-call formats, which a tool parser turns into JSON arguments. */
+const MARKUP = /<(?:\|tool_calls_section_begin\||\|tool_call_begin\||\|tool_call_argument_begin\||\|tool_call>|\/?(?:tool_call>|arg_key>|arg_value>|function=|parameter=|function_calls>|invoke[ >]|think>)|\uff5ctool\u2581)|\[TOOL_CALLS\]/y;
+/** Which model family's format a text of tool-call markup is in, by the first of these tags it holds. */
+const MARKUP_FORMATS: readonly (readonly [string, string])[] = [
+  ['arg_key>', 'GLM'],
+  ['arg_value>', 'GLM'],
+  ['parameter=', 'Qwen3-Coder XML'],
+  ['function=', 'Qwen3-Coder XML'],
+  ['<|tool_call>', 'Gemma 4'],
+  ['<|tool_call', 'Kimi K2'],
+  ['\uff5ctool\u2581', 'DeepSeek'],
+  ['[TOOL_CALLS]', 'Mistral'],
+  ['tool_call>', 'Hermes'],
+  ['function_calls>', 'Anthropic XML'],
+  ['invoke', 'Anthropic XML'],
+  ['think>', 'reasoning'],
+];
 
 const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
@@ -68,19 +90,35 @@ export function readTolerant(text: string): Reading {
     edits.push({ start: start, end, to: '{}', rule: 'empty-arguments' });
   } else {
     reader.read();
+    reader.resolvePending();
   }
   if (end < text.length) edits.push({ start: end, end: text.length, to: '', rule: 'code-fence' });
-  return { edits, tokens: reader.tokens, rootString: reader.rootString };
+  return { edits, tokens: reader.tokens, rootString: reader.rootString() };
+}
+
+/** A string whose reading waits for the whole text: where it is, its escapes, and its edit's place. */
+interface Pending {
+  readonly at: number;
+  readonly end: number;
+  readonly kinds: EscapeKinds;
+  readonly placeholder: Edit;
 }
 
 class Reader {
   readonly tokens: TokenSpans = [];
-  rootString: string | undefined;
   private readonly source: Source;
   private readonly body: string;
   private readonly edits: Edit[];
   private readonly quoted = new QuotedString();
   private i = 0;
+  /** True once the text has shown it is a Python literal (a single-quoted string, `True`, `False`, `None`). */
+  private python = false;
+  /** Strings whose escapes only a Python text reads, decided once the whole text is read. */
+  private readonly pending: Pending[] = [];
+  /** Where the root value starts when it is a string. */
+  private rootStringAt = -1;
+  /** The root container's closing bracket, once it has closed (-1 for a root scalar). */
+  private rootClose = -1;
 
   constructor(source: Source, edits: Edit[]) {
     this.source = source;
@@ -93,6 +131,8 @@ class Reader {
     const source: Source = this.source;
     /** Per open container: true for an array. */
     const open: boolean[] = [];
+    this.skip();
+    this.markup(this.i);
     for (;;) {
       this.skip();
       if (this.i >= body.length) source.cut(this.i, open.length === 0 ? 'the text ends before any value' : 'the text ends where a value must follow');
@@ -103,6 +143,7 @@ class Reader {
         this.skip();
         if (body.charCodeAt(this.i) === (isArray ? 0x5d : 0x7d)) {
           this.i++;
+          if (open.length === 0) this.rootClose = isArray ? 0x5d : 0x7d;
         } else {
           open.push(isArray);
           if (!isArray) this.key();
@@ -140,6 +181,7 @@ class Reader {
         if (next !== closing) source.fail(this.i, `Expected ',' or '${isArray ? ']' : '}'}' but got ${source.describe(this.i)}`);
         open.pop();
         this.i++;
+        if (open.length === 0) this.rootClose = closing;
       }
     }
   }
@@ -158,7 +200,7 @@ class Reader {
       const end = WORD.lastIndex;
       // An identifier holds nothing JSON escapes.
       const json = `"${body.slice(at, end)}"`;
-      this.edit(at, end, json, 'unquoted-key');
+      this.edit(at, end, json, 'unquoted-key', undefined, 'bare');
       this.token(at, end, true);
       this.i = end;
     }
@@ -174,8 +216,8 @@ class Reader {
     const source: Source = this.source;
     const at = this.i;
     if (opensString(body, at)) {
-      const json = this.string(at);
-      if (root) this.rootString = JSON.parse(json) as string;
+      if (root) this.rootStringAt = at;
+      this.string(at);
       return;
     }
     const code = body.charCodeAt(at);
@@ -198,7 +240,10 @@ class Reader {
       return;
     }
     WORD.lastIndex = at;
-    if (!WORD.test(body)) source.fail(at, `Unexpected character ${source.describe(at)}`);
+    if (!WORD.test(body)) {
+      this.markup(at);
+      source.fail(at, `Unexpected character ${source.describe(at)}`);
+    }
     this.word(at, WORD.lastIndex);
   }
 
@@ -214,6 +259,7 @@ class Reader {
     const python = PYTHON_WORDS[word];
     if (python !== undefined) {
       this.edit(at, end, python, 'python-literal');
+      this.python = true;
       this.i = end;
       return;
     }
@@ -222,15 +268,46 @@ class Reader {
     source.fail(at, `Unexpected text ${JSON.stringify(word.length > 20 ? `${word.slice(0, 20)}…` : word)} where a value must be`);
   }
 
-  /** Reads a string token at `at`, recording it and its requoting, and returns its JSON spelling. */
-  private string(at: number): string {
+  /** Reads a string token at `at`, recording it and its rewriting (or its pending reading). */
+  private string(at: number): void {
     const quoted = this.quoted;
     quoted.read(this.source, at);
-    const { end, json } = quoted;
-    if (quoted.requoted) this.edit(at, end, json, 'quotes');
+    const { end } = quoted;
+    if (quoted.python) this.python = true;
+    if (quoted.pending !== 0) {
+      const placeholder: Edit = { start: at, end, to: '', rule: 'quotes' };
+      this.edits.push(placeholder);
+      this.pending.push({ at, end, kinds: quoted.pending, placeholder });
+    } else if (quoted.requoted) {
+      this.rewrite(at, end);
+    }
     this.token(at, end, true);
     this.i = end;
-    return json;
+  }
+
+  /** Records the rewriting of the string token the quoted-string reader decided last, at `index` of the edits. */
+  private rewrite(at: number, end: number, index?: number): void {
+    const { json, escapes, rules } = this.quoted;
+    this.edit(at, end, json, rules[0]!, index, escapes, rules.length > 1 ? rules.slice(1) : undefined);
+  }
+
+  /** Decides the strings whose reading waited for the whole text, now that it is known whether it is a Python literal. */
+  resolvePending(): void {
+    for (const { at, end, kinds, placeholder } of this.pending) {
+      this.quoted.resolve(this.source, at, end, kinds, this.python);
+      const index = this.edits.indexOf(placeholder);
+      this.edits.splice(index, 1);
+      if (this.quoted.requoted) this.rewrite(at, end, index);
+    }
+  }
+
+  /** The decoded value when the whole text is one string, else `undefined`. */
+  rootString(): string | undefined {
+    const at = this.rootStringAt;
+    if (at === -1) return undefined;
+    const start = this.source.offset + at;
+    const edit = this.edits.find((e) => e.start === start && e.escapes !== undefined);
+    return JSON.parse(edit === undefined ? this.body.slice(at, this.quoted.end) : edit.to) as string;
   }
 
   /** Records a string or number token at `start`..`end` of the body (see `TokenSpans`). */
@@ -239,15 +316,40 @@ class Reader {
     this.tokens.push(offset + start, isString ? offset + end : -(offset + end));
   }
 
-  /** Refuses what follows a complete value: another value, or prose. */
-  private after(): never {
+  /**
+   * What follows a complete root value: one closing bracket of the root container's own kind,
+   * with nothing after it, is dropped; another value, prose or anything else is refused.
+   */
+  private after(): void {
     const { body, i } = this;
     const source: Source = this.source;
     const code = body.charCodeAt(i);
+    if (code === this.rootClose) {
+      this.i = i + 1;
+      this.skip();
+      if (this.i >= body.length) {
+        this.edit(i, i + 1, '', 'stray-bracket');
+        return;
+      }
+      source.fail(i, `Unexpected ${source.describe(i)} after the arguments`);
+    }
     if (code === OPEN_BRACE || code === OPEN_BRACKET || opensString(body, i)) {
       source.fail(i, 'a second value follows the first one (two values back to back)');
     }
+    this.markup(i);
     source.fail(i, `Unexpected ${source.describe(i)} after the arguments`);
+  }
+
+  /** Refuses, naming it, serving-engine tool-call markup at `at` (arguments a tool parser should have turned into JSON). */
+  private markup(at: number): void {
+    MARKUP.lastIndex = at;
+    const match = MARKUP.exec(this.body);
+    if (match === null) return;
+    const format = MARKUP_FORMATS.find(([tag]) => this.body.includes(tag))![1];
+    if (format === 'reasoning') {
+      this.source.fail(at, `the arguments hold the model's reasoning (${JSON.stringify(match[0])}), not JSON: the serving engine's reasoning parser did not separate it from the tool call (check its reasoning parser for this model)`);
+    }
+    this.source.fail(at, `the arguments are tool-call markup (${JSON.stringify(match[0])}, the ${format} format), not JSON: the serving engine's tool parser did not turn the model's tool call into JSON arguments (check its tool-call parser for this model)`);
   }
 
   /** Skips white space and comments (recording the comments). */
@@ -259,10 +361,17 @@ class Reader {
       if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) {
         i++;
       } else if (code === 0x2f && body.charCodeAt(i + 1) === 0x2f) {
-        const newline = body.indexOf('\n', i);
-        const end = newline === -1 ? body.length : newline;
-        this.edit(i, end, '', 'comment');
-        i = end;
+        // A line comment ends at CR, LF or CRLF, which is kept, or at U+2028 or U+2029, which
+        // JSON does not have: it goes with the comment, as a newline.
+        LINE_END.lastIndex = i;
+        const end = LINE_END.test(body) ? LINE_END.lastIndex - 1 : body.length;
+        const separator = body.charCodeAt(end) >= 0x2028;
+        this.edit(i, separator ? end + 1 : end, separator ? '\n' : '', 'comment');
+        i = separator ? end + 1 : end;
+      } else if (code === 0x5c && LAYOUT[body[i + 1]!] !== undefined) {
+        // `\n`, `\r` or `\t` written out between tokens: the white space it spells.
+        this.edit(i, i + 2, LAYOUT[body[i + 1]!]!, 'escaped-layout');
+        i += 2;
       } else if (code === 0x2f && body.charCodeAt(i + 1) === 0x2a) {
         const close = body.indexOf('*/', i + 2);
         if (close === -1) this.source.cut(i, 'the text ends inside a comment');
@@ -275,10 +384,13 @@ class Reader {
     }
   }
 
-  /** Records an edit, at `index` of the list (the end by default), so the list stays in text order. */
-  private edit(start: number, end: number, to: string, rule: Edit['rule'], index?: number): void {
+  /**
+   * Records an edit, at `index` of the list (the end by default), so the list stays in text
+   * order; `escapes` when it writes a string or key token whole, `also` for the further rules it applies.
+   */
+  private edit(start: number, end: number, to: string, rule: SyntaxRule, index?: number, escapes?: Escapes, also?: readonly SyntaxRule[]): void {
     const offset = this.source.offset;
-    const edit: Edit = { start: offset + start, end: offset + end, to, rule };
+    const edit: Edit = { start: offset + start, end: offset + end, to, rule, ...(escapes === undefined ? {} : { escapes }), ...(also === undefined ? {} : { also }) };
     if (index === undefined) this.edits.push(edit);
     else this.edits.splice(index, 0, edit);
   }

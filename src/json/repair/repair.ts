@@ -38,7 +38,7 @@ const NONE: readonly SyntaxChange[] = Object.freeze([]);
 export function repairJsonText(text: string): SyntaxRepair {
   const reading = readTolerant(text);
   const repaired = applyEdits(text, reading.edits);
-  if (repaired !== text) checkTokensKept(repaired, reading.tokens, reading.edits);
+  if (repaired !== text) checkTokensKept(text, repaired, reading.tokens, reading.edits);
   const changes = reading.edits.length === 0 ? NONE : summarizeEdits(text, reading.edits);
   const inner = reading.rootString === undefined ? undefined : unwrapObjectText(reading.rootString);
   if (inner === undefined) return { text: repaired, changes };
@@ -54,7 +54,7 @@ function unwrapObjectText(content: string): SyntaxRepair | undefined {
     const reading = readTolerant(content);
     if (reading.rootString !== undefined) return undefined;
     const repaired = applyEdits(content, reading.edits);
-    checkTokensKept(repaired, reading.tokens, reading.edits);
+    checkTokensKept(content, repaired, reading.tokens, reading.edits);
     return { text: repaired, changes: reading.edits.length === 0 ? NONE : summarizeEdits(content, reading.edits) };
   } catch {
     return undefined;
