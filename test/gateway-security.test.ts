@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import { connect as connectSocket } from 'node:net';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import type { GatewayLimits, GatewayOptions } from '../src/adapters/gateway/options.js';
+import { captureStream } from './_helpers/gateway.js';
 import { startGateway, type Gateway } from '../src/adapters/gateway/run.js';
 import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
 import { startSlashRedirect } from './peers/slash-redirect.js';
@@ -22,18 +22,8 @@ afterEach(async () => {
 });
 afterAll(removeTempDirs);
 
-function capture(): Writable & { text: () => string } {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return Object.assign(stream, { text: () => text });
-}
 
-async function gateway(options: Partial<GatewayOptions> = {}, limits: Partial<GatewayLimits> = {}, stderr = capture()): Promise<Gateway> {
+async function gateway(options: Partial<GatewayOptions> = {}, limits: Partial<GatewayLimits> = {}, stderr = captureStream()): Promise<Gateway> {
   const started = await startGateway({ kind: 'stdio', command: [process.execPath, SERVER] }, { host: '127.0.0.1', port: 0, path: '/mcp', ...options, limits }, stderr);
   cleanups.push(() => started.close());
   return started;
@@ -182,7 +172,7 @@ describe('gateway --url: the client Authorization goes to the upstream only', ()
     cleanups.push(() => elsewhere.close());
     const front = await startSlashRedirect(undefined, () => elsewhere.origin);
     cleanups.push(() => front.close());
-    const stderr = capture();
+    const stderr = captureStream();
     const started = await startGateway({ kind: 'url', url: new URL(front.url), headers: {} }, { host: '127.0.0.1', port: 0, path: '/mcp', jsonResponse: true }, stderr);
     cleanups.push(() => started.close());
     const answer = await send(started.url, 'POST', { ...JSON_POST, host: hostOf(started.url), authorization: 'Bearer s3cret' }, INITIALIZE);
@@ -206,7 +196,7 @@ describe('gateway: a message that repeats a key', () => {
   ];
   test('is refused with -32600 for each of method, id, params, name and arguments, and never reaches the server', async () => {
     const log = join(makeTempDir('schema-coerce-gateway-'), 'received.jsonl');
-    const started = await startGateway({ kind: 'stdio', command: ['env', `LOG_FILE=${log}`, process.execPath, SERVER] }, { host: '127.0.0.1', port: 0, path: '/mcp', jsonResponse: true }, capture());
+    const started = await startGateway({ kind: 'stdio', command: ['env', `LOG_FILE=${log}`, process.execPath, SERVER] }, { host: '127.0.0.1', port: 0, path: '/mcp', jsonResponse: true }, captureStream());
     cleanups.push(() => started.close());
     const host = hostOf(started.url);
     const init = await send(started.url, 'POST', { ...JSON_POST, host }, INITIALIZE);

@@ -7,8 +7,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, test } from 'vitest';
+import { captureStream } from './_helpers/gateway.js';
 import { startGateway, type Gateway } from '../src/adapters/gateway/run.js';
 import { startHttpPeer, type HttpPeer } from './peers/http-server.js';
 
@@ -17,19 +17,8 @@ afterEach(async () => {
   for (const close of cleanups.splice(0).reverse()) await close().catch(() => undefined);
 });
 
-/** A stderr that keeps what is written. */
-function capture(): Writable & { text: () => string } {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return Object.assign(stream, { text: () => text });
-}
 
-async function gatewayTo(peer: HttpPeer, flags: { lenient?: boolean; jsonResponse?: boolean } = {}, stderr = capture()): Promise<Gateway> {
+async function gatewayTo(peer: HttpPeer, flags: { lenient?: boolean; jsonResponse?: boolean } = {}, stderr = captureStream()): Promise<Gateway> {
   const gateway = await startGateway({ kind: 'url', url: new URL(peer.url), headers: {} }, { host: '127.0.0.1', port: 0, path: '/mcp', lenient: flags.lenient ?? true, ...(flags.jsonResponse === undefined ? {} : { jsonResponse: flags.jsonResponse }) }, stderr);
   cleanups.push(() => gateway.close());
   return gateway;
@@ -77,7 +66,7 @@ describe.each([
 describe('gateway --url, headers and replicas', () => {
   test("the client's Authorization reaches the upstream, and no log line names it", async () => {
     const server = await peer({ json: false, header: ['authorization', 'Bearer client-t0ken'] });
-    const stderr = capture();
+    const stderr = captureStream();
     const gateway = await gatewayTo(server, { lenient: true }, stderr);
     const client = await connect(gateway.url, { authorization: 'Bearer client-t0ken' });
     expect(text(await client.callTool({ name: 'echo', arguments: { count: '3' } }))).toBe('{"count":3}');

@@ -115,31 +115,30 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function proxy(argv: string[]): Promise<number> {
-  const options = await asCommand('schema-coerce proxy', () => readProxyCommandLine(argv));
-  if (options === 'help') {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  return runProxy(options.upstream, options);
+  return subcommand('schema-coerce proxy', () => readProxyCommandLine(argv), (options) => runProxy(options.upstream, options));
 }
 
 async function gateway(argv: string[]): Promise<number> {
-  const options = await asCommand('schema-coerce gateway', () => readGatewayCommandLine(argv));
-  if (options === 'help') {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  return runGateway(options.upstream, options);
+  return subcommand('schema-coerce gateway', () => readGatewayCommandLine(argv), (options) => runGateway(options.upstream, options));
 }
 
-/** Runs `read`; every message about a subcommand's command line is that command's, as its own messages are. */
-async function asCommand<T>(command: string, read: () => Promise<T>): Promise<T> {
+/**
+ * Reads a subcommand's command line with `read` and runs it, or prints the help; every message
+ * about its command line is that command's, as its own messages are.
+ */
+async function subcommand<T>(command: string, read: () => Promise<T | 'help'>, run: (options: T) => Promise<number>): Promise<number> {
+  let options: T | 'help';
   try {
-    return await read();
+    options = await read();
   } catch (error) {
     if (error instanceof UsageError) throw new UsageError(error.detail, command);
     throw error;
   }
+  if (options === 'help') {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  return run(options);
 }
 
 type ProxyRun = Parameters<typeof runProxy>[1] & { readonly upstream: Connect };

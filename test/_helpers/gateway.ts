@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { BIN } from './run.js';
 
 /** The strict Python stdio server (`test/peers/strict_server.py`). */
@@ -50,4 +51,16 @@ export async function startGatewayProcess(args: readonly string[], env: Record<s
 /** Stops every gateway the tests started (for `afterEach`). */
 export async function stopGateways(): Promise<void> {
   await Promise.all(running.splice(0).map((gateway) => gateway.stop('SIGKILL')));
+}
+
+/** A stderr for an in-process gateway that keeps what is written. */
+export function captureStream(): Writable & { text: () => string } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return Object.assign(stream, { text: () => text });
 }

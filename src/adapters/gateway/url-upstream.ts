@@ -9,15 +9,16 @@
  * (the proxy session does, with the client's headers). Redirects are followed only within the
  * upstream's origin.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { createParser } from 'eventsource-parser';
 import { readHead } from '../proxy/message.js';
 import { bytesOf, type Piece } from '../proxy/outlet.js';
-import { fetchFollowing, whyUnreachable } from '../proxy/redirects.js';
+import { whyUnreachable } from '../proxy/redirects.js';
 import { Redactor, shownUrl } from '../proxy/secrets.js';
 import type { ProxyOptions } from '../proxy/session.js';
 import { oneLine, sessionIdOf, TRANSPORT_ERROR, type Backend, type ClientMessage } from './backend.js';
 import { Conversation, type Exchange } from './conversation.js';
+import { bodyOf, Forwarder } from './forward.js';
 import type { GatewayLimits } from './options.js';
 import { rpcError, type Reply } from './reply.js';
 import type { GatewayLog } from './log.js';
@@ -40,7 +41,6 @@ interface Cached {
 
 /** Forwards to one Streamable HTTP endpoint. */
 export class UrlUpstream implements Backend {
-  private readonly url: URL;
   /** The upstream as messages name it (no credentials, no query value). */
   private readonly shown: string;
   private readonly redactor: Redactor;
@@ -50,6 +50,7 @@ export class UrlUpstream implements Backend {
   private readonly log: GatewayLog;
   /** By session id, in the order of last use. */
   private readonly cache = new Map<string, Cached>();
+  private readonly forwarder: Forwarder;
   /** The GET streams open, ended at shutdown. */
   private readonly listening = new Set<Reply>();
 
@@ -58,7 +59,7 @@ export class UrlUpstream implements Backend {
    * @param headers - Sent with every request (`--header`), over the client's own.
    */
   constructor(url: URL, headers: Readonly<Record<string, string>>, options: ProxyOptions, limits: GatewayLimits, log: GatewayLog) {
-    this.url = url;
+    this.forwarder = new Forwarder(url);
     this.shown = shownUrl(url);
     this.redactor = new Redactor(url, headers);
     this.headers = headers;
@@ -86,8 +87,9 @@ export class UrlUpstream implements Backend {
   remove(request: IncomingMessage, response: ServerResponse): void {
     const id = sessionIdOf(request);
     if (id !== undefined) this.cache.delete(id);
-    void fetchFollowing(this.url, { method: 'DELETE', headers: { ...forwardedHeaders(request), ...this.headers } })
-      .then(async (answer) => response.writeHead(answer.status, pick(answer.headers)).end(Buffer.from(await answer.arrayBuffer())))
+    void this.forwarder
+      .send('DELETE', { ...forwardedHeaders(request), ...this.headers }, undefined, AbortSignal.timeout(OWN_REQUEST_MS))
+      .then(async (answer) => response.writeHead(answer.statusCode ?? 502, pick(answer.headers)).end(await bodyOf(answer, REFUSAL_BYTES)))
       .catch((error: unknown) => {
         const reason = this.unreachable(error);
         response.writeHead(502, { 'content-type': 'application/json' }).end(rpcError(TRANSPORT_ERROR, reason));
@@ -97,6 +99,7 @@ export class UrlUpstream implements Backend {
   async close(): Promise<void> {
     for (const reply of this.listening) reply.end();
     this.cache.clear();
+    this.forwarder.close();
   }
 
   /** The conversation of a session (a fresh one, not kept, for a request without a session id). */
@@ -141,31 +144,32 @@ export class UrlUpstream implements Backend {
     const aborter = exchange === undefined ? undefined : new AbortController();
     let reading = true;
     exchange?.reply.onClose(() => reading && aborter!.abort());
-    let response: Response;
+    let response: IncomingMessage;
     try {
-      response = await fetchFollowing(this.url, { method, headers, ...(body === undefined ? {} : { body }), signal: aborter?.signal ?? AbortSignal.timeout(OWN_REQUEST_MS) });
+      response = await this.forwarder.send(method, headers, body, aborter?.signal ?? AbortSignal.timeout(OWN_REQUEST_MS));
     } catch (error) {
       if (aborter?.signal.aborted === true) return;
       this.answer(cached, body, exchange, this.unreachable(error));
       return;
     }
-    const session = response.headers.get('mcp-session-id');
-    if (session !== null) exchange?.reply.header('mcp-session-id', session);
-    if (!response.ok) {
-      const refusal = await boundedBody(response);
-      if (exchange === undefined) this.answer(cached, body, undefined, `${this.shown} answered HTTP ${response.status}`);
-      else exchange.reply.fail(response.status, refusal, pick(response.headers));
+    const status = response.statusCode ?? 502;
+    const session = response.headers['mcp-session-id'];
+    if (typeof session === 'string') exchange?.reply.header('mcp-session-id', session);
+    if (status < 200 || status > 299) {
+      const refusal = await bodyOf(response, REFUSAL_BYTES).catch(() => Buffer.alloc(0));
+      if (exchange === undefined) this.answer(cached, body, undefined, `${this.shown} answered HTTP ${status}`);
+      else exchange.reply.fail(status, refusal, pick(response.headers));
       return;
     }
-    const events = (response.headers.get('content-type') ?? '').includes('text/event-stream');
+    const events = (response.headers['content-type'] ?? '').includes('text/event-stream');
     exchange?.reply.follow(events ? 'sse' : 'json');
     try {
       if (events) await this.readEvents(cached, response, exchange);
-      else if (response.status !== 202 && response.body !== null) {
-        const bytes = withoutNewline(Buffer.from(await response.arrayBuffer()));
+      else {
+        const bytes = withoutNewline(await bodyOf(response));
         reading = false;
         if (bytes.length > 0) cached.conversation.fromServer(oneLine(bytes), exchange);
-      } else await response.body?.cancel();
+      }
     } catch {
       // The upstream broke off its answer, or the client went away.
     }
@@ -173,14 +177,14 @@ export class UrlUpstream implements Backend {
   }
 
   /** Hands every `message` event of an SSE answer to the conversation, with its event id. */
-  private async readEvents(cached: Cached, response: Response, exchange: Exchange | undefined): Promise<void> {
+  private async readEvents(cached: Cached, response: IncomingMessage, exchange: Exchange | undefined): Promise<void> {
     const parser = createParser({
       onEvent: (event) => {
         if (event.data !== '' && (event.event === undefined || event.event === 'message')) cached.conversation.fromServer(oneLine(Buffer.from(event.data, 'utf8')), exchange, event.id);
       },
     });
     const decoder = new TextDecoder();
-    for await (const chunk of response.body!) parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
+    for await (const chunk of response) parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
     parser.feed(decoder.decode());
   }
 
@@ -214,28 +218,13 @@ function forwardedHeaders(request: IncomingMessage): Record<string, string> {
 }
 
 /** The upstream's headers that go back to the client. */
-function pick(headers: Headers): Record<string, string> {
+function pick(headers: IncomingHttpHeaders): Record<string, string> {
   const picked: Record<string, string> = {};
   for (const name of PASSED_BACK) {
-    const value = headers.get(name);
-    if (value !== null) picked[name] = value;
+    const value = headers[name];
+    if (typeof value === 'string') picked[name] = value;
   }
   return picked;
-}
-
-async function boundedBody(response: Response): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of response.body ?? []) {
-      chunks.push(Buffer.from(chunk as Uint8Array));
-      size += (chunk as Uint8Array).length;
-      if (size >= REFUSAL_BYTES) break;
-    }
-  } catch {
-    // What came is what is passed back.
-  }
-  return Buffer.concat(chunks).subarray(0, REFUSAL_BYTES);
 }
 
 function withoutNewline(bytes: Buffer): Buffer {

@@ -26,25 +26,43 @@ export interface Outgoing {
   readonly signal?: AbortSignal;
 }
 
+/** What following needs of an answer: its status, its `Location`, and a way to drop its body. */
+export interface Hop {
+  readonly status: number;
+  readonly location: string | null;
+  discard(): unknown;
+}
+
 /**
- * Sends `request` to `url`, following same-origin `307` and `308` redirects.
+ * Sends a request to `url` with `send`, following same-origin `307` and `308` redirects (`send`
+ * is called again with the next URL, and sends the same method, body and headers).
  *
- * @returns The first response that is not such a redirect.
+ * @returns The first answer that is not such a redirect.
  * @throws RedirectRefused for a redirect to another origin, one without a usable `Location`, or
- *   more than five in a row; what `fetch` throws when the server cannot be reached.
+ *   more than five in a row; what `send` throws when the server cannot be reached.
  */
-export async function fetchFollowing(url: URL, request: Outgoing): Promise<Response> {
+export async function follow<T>(url: URL, send: (target: URL) => Promise<T>, hop: (answer: T) => Hop): Promise<T> {
   let target = url;
   for (let hops = 0; ; hops++) {
-    const response = await fetch(target, { ...request, redirect: 'manual' });
-    if (response.status !== 307 && response.status !== 308) return response;
-    await response.body?.cancel();
-    const next = resolve(response.headers.get('location'), target);
-    if (next === undefined) throw new RedirectRefused(`answered HTTP ${response.status} without a usable Location`);
+    const answer = await send(target);
+    const { status, location, discard } = hop(answer);
+    if (status !== 307 && status !== 308) return answer;
+    await discard();
+    const next = resolve(location, target);
+    if (next === undefined) throw new RedirectRefused(`answered HTTP ${status} without a usable Location`);
     if (next.origin !== url.origin) throw new RedirectRefused(`redirected to another origin (${next.origin}): not followed`);
     if (hops === MAX_REDIRECTS) throw new RedirectRefused(`redirected more than ${MAX_REDIRECTS} times`);
     target = next;
   }
+}
+
+/** `follow` with `fetch`. */
+export function fetchFollowing(url: URL, request: Outgoing): Promise<Response> {
+  return follow(
+    url,
+    (target) => fetch(target, { ...request, redirect: 'manual' }),
+    (response) => ({ status: response.status, location: response.headers.get('location'), discard: () => response.body?.cancel() }),
+  );
 }
 
 /** The URL a `Location` names, relative to `base`; `undefined` when there is none or it is not a URL. */
@@ -61,5 +79,6 @@ function resolve(location: string | null, base: URL): URL | undefined {
 export function whyUnreachable(error: unknown): string {
   if (error instanceof RedirectRefused) return error.message;
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return `cannot be reached: ${cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error))}`;
+  const code = (error as { code?: unknown }).code;
+  return `cannot be reached: ${cause?.code ?? cause?.message ?? (typeof code === 'string' ? code : error instanceof Error ? error.message : String(error))}`;
 }
