@@ -90,6 +90,14 @@ describe('copy on write', () => {
     expect(out['c']).toBe(value.c);
   });
 
+  test('a replaced value under a __proto__ key is set as an own key, never as the prototype', () => {
+    const value = deepFreeze(JSON.parse('{"__proto__":{"n":2}}') as Record<string, unknown>);
+    const { visitor } = recorder([], { leaf: (v) => (v === 2 ? 3 : v) });
+    const out = walkValues(value, 0, visitor, [], 0) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(out, '__proto__')?.value).toEqual({ n: 3 });
+  });
+
   test('a __proto__ key is copied as an own key', () => {
     const value = deepFreeze(JSON.parse('{"__proto__":1,"n":2}') as Record<string, unknown>);
     const { visitor } = recorder([], { leaf: (v) => (v === 2 ? 3 : v) });
