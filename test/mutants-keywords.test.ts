@@ -21,7 +21,7 @@ describe('typeNames', () => {
 describe('typeMaskOf', () => {
   test.each([
     ['integer', INTEGER], ['number', INTEGER | NUMBER], ['object', OBJECT], ['nothing', 0], ['constructor', 0], ['__proto__', 0],
-    [['string', 'null'], STRING | NULL], [['number', 5, 'bogus'], INTEGER | NUMBER], [[], 0], [undefined, 0], [5, 0], [{ integer: true }, 0],
+    [['string', 'null'], STRING | NULL], [['number', 5, 'bogus'], INTEGER | NUMBER], [[], 0], [undefined, 0], [5, 0], [{ integer: true }, 0], [[['integer']], 0], [[{ toString: () => 'string' }], 0],
   ])('%j: %d', (type, mask) => {
     expect(typeMaskOf(type)).toBe(mask);
   });

@@ -5,7 +5,7 @@
  * the cut-off message; and a passing call carrying no message.
  */
 import { describe, expect, test } from 'vitest';
-import { parseArgs, prepareToolCall, stringifyArgs, type ArgsValidator } from '../src/index.js';
+import { InvalidArgsError, parseArgs, prepareToolCall, stringifyArgs, type ArgsValidator } from '../src/index.js';
 import { deepFreeze } from './_helpers/fixtures.js';
 
 const SCHEMA = deepFreeze({ type: 'object', properties: { line: { type: 'integer' }, filePath: { type: 'string' } }, required: ['line'] });
@@ -125,5 +125,51 @@ describe('text cut off', () => {
         'Nothing was run. Send shorter arguments, or do the work in smaller steps (for example, write a large file in several calls), and call the tool again.',
     );
     expect(call.parseError?.column).toBe(29);
+  });
+});
+
+describe('every field of the answer', () => {
+  test('no schema: the validator is never asked, and nothing is reported', () => {
+    let asked = 0;
+    for (const schema of [undefined, null]) {
+      const call = prepareToolCall('{"n": 5.0}', schema, { validate: () => (asked++, { ok: false, message: 'no.' }), rejectUndeclared: true, rejectRefused: true });
+      expect(call).toStrictEqual({ ok: true, args: call.args, json: '{"n": 5.0}', display: '{"n": 5.0}', changes: [], refusals: [], errors: [], undeclared: [] });
+    }
+    expect(asked).toBe(0);
+  });
+
+  test('a call that does not go on reports nothing but its message (and its parse error)', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    const unwritable = prepareToolCall(cyclic, SCHEMA);
+    expect(unwritable).toStrictEqual({
+      ok: false, args: cyclic, json: '', display: '', changes: [], refusals: [], errors: [], undeclared: [],
+      message: 'Invalid parameters: the arguments cannot be written as JSON (they contain themselves).',
+    });
+    const broken = prepareToolCall('{"line": 5,]', SCHEMA);
+    expect({ ...broken, message: undefined, parseError: undefined }).toStrictEqual({
+      ok: false, args: undefined, json: '{"line": 5,]', display: '{"line": 5,]', changes: [], refusals: [], errors: [], undeclared: [], message: undefined, parseError: undefined,
+    });
+    expect(broken.parseError?.position).toBe(11);
+  });
+
+  test('the validator is handed no toolName field at all when there is none', () => {
+    const seen: unknown[] = [];
+    prepareToolCall('{"line":5}', SCHEMA, { validate: (_a, _s, options) => (seen.push(options), { ok: true }) });
+    expect(seen).toStrictEqual([{ rejectUndeclared: false }]);
+  });
+
+  test('a failing validator\'s own verdict stands even when two keys meant one declared name', () => {
+    const schema = { type: 'object', properties: { thoughtNumber: { type: 'integer' } } };
+    const call = prepareToolCall('{"thought_number":1,"ThoughtNumber":2}', schema, { renameUnambiguous: true, validate: () => ({ ok: false, message: 'no.', undeclared: [] }) });
+    expect(call).toMatchObject({ ok: false, message: 'no.', undeclared: [] });
+  });
+
+  test('InvalidArgsError carries the call and its message, or a plain one', () => {
+    const call = prepareToolCall('{"line":"x"}', SCHEMA, { validate: () => ({ ok: false, message: 'no.' }) });
+    const error = new InvalidArgsError(call);
+    expect([error.name, error.message, error.detail, error.call]).toEqual(['InvalidArgsError', '[schema-coerce] no.', 'no.', call]);
+    const { message: _none, ...silent } = call;
+    expect(new InvalidArgsError(silent as typeof call).message).toBe('[schema-coerce] invalid tool arguments');
   });
 });
