@@ -204,7 +204,11 @@ class LiteralRewriter implements JsonVisitor {
     const literal = this.text.slice(start, end);
     const integer = node.integer ? restoreInteger(literal, this.range) : 'not-whole';
     if (integer === literal) return;
-    if (integer !== 'not-whole' && integer !== 'out-of-range') this.emit(start, integer, end);
+    // `5.0` → `5` cuts the literal's tail: an edit of no new text (none is made for it).
+    if (integer !== 'not-whole' && integer !== 'out-of-range') {
+      if (literal.startsWith(integer)) this.emit(start + integer.length, '', end);
+      else this.emit(start, integer, end);
+    }
     else if (lenient) this.decideSpan(new LosslessNumber(literal), node, start, end);
   }
 
