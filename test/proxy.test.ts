@@ -89,6 +89,15 @@ describe.skipIf(!HAS_PYTHON)(needsPython('schema-coerce proxy, with the official
     expect(text(result)).toContain('/limit: must be integer; you sent "ten".');
   }, 20_000);
 
+  test('arguments sent inside {"name": <this tool>, "arguments": {…}} arrive unwrapped, with or without --validate', async () => {
+    for (const options of [['--lenient'], ['--lenient', '--validate']]) {
+      const client = await sdkClient(options);
+      const result = await client.callTool({ name: 'search', arguments: { name: 'search', arguments: { q: 'cats', limit: '5' } } });
+      expect(result.isError).toBeFalsy();
+      expect(text(result)).toBe('{"limit": "int:5", "q": "cats"}');
+    }
+  }, 30_000);
+
   test('notifications/tools/list_changed refreshes the schemas: a tool added later is repaired', async () => {
     const client = await sdkClient(['--lenient']);
     await client.listTools();

@@ -88,6 +88,10 @@ describe('every entry point', () => {
     expect(coerceArgsJson(text, read, { lenient: true })).toBe(text);
   });
 
+  test('an undeclared key that spells no path leaves the text path its bytes', () => {
+    expect(coerceArgsJson('{ "path": "a", "x": 1, "limit": "5" }', read, { lenient: true })).toBe('{ "path": "a", "x": 1, "limit": 5 }');
+  });
+
   test('a text the object path must decide keeps its bytes when the rules change nothing', () => {
     // A required null and a key that only looks flattened are handed to the object path, which changes nothing.
     for (const text of ['{ "path": null }', '{ "path": "a", "nope.x": 1 }', '{ "arguments": { "path": "a", "x": 1 } }']) {

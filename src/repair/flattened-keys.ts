@@ -137,23 +137,21 @@ function itemsFit(node: PlanNode, value: unknown): boolean {
 /** Puts `value` at `steps` under `root`; false when a place is claimed twice or as two kinds. */
 function place(root: Branch, steps: readonly (string | number)[], value: unknown): boolean {
   let branch = root;
-  for (let i = 0; i < steps.length; i++) {
+  for (let i = 0; ; i++) {
     const step = steps[i]!;
     const named = typeof step === 'string';
+    // A value in the way (it has neither map) or a container of the other kind is a conflict.
     if (named ? branch.indexes !== null : branch.names !== null) return false;
-    const places = named ? (branch.names ??= new Map<string, Place>()) : (branch.indexes ??= new Map<number, Place>());
-    const found = (places as Map<string | number, Place>).get(step);
+    const places = (named ? (branch.names ??= new Map<string, Place>()) : (branch.indexes ??= new Map<number, Place>())) as Map<string | number, Place>;
+    const found = places.get(step);
     if (i === steps.length - 1) {
       if (found !== undefined) return false;
-      (places as Map<string | number, Place>).set(step, { value });
+      places.set(step, { value });
       return true;
     }
-    if (found !== undefined && !('names' in found)) return false;
-    const next: Branch = found ?? { names: null, indexes: null };
-    if (found === undefined) (places as Map<string | number, Place>).set(step, next);
-    branch = next;
+    if (found === undefined) places.set(step, (branch = { names: null, indexes: null }));
+    else branch = found as Branch;
   }
-  return false;
 }
 
 /** The value a branch rebuilds; `undefined` when an array's indexes do not run from 0 with none missing. */

@@ -245,7 +245,8 @@ export class ProxySession {
     const plain = typeof line !== 'string' && isPlainAsciiBytes(line, span.start, span.end);
     const ascii = plain || (typeof line !== 'string' && isAsciiBytes(line)) || isAscii(raw);
     const argsText = ascii ? raw : utf8Of(raw);
-    const options = span.unread ? this.strictOptions : this.coerceOptions;
+    // The tool's name: the lenient `unwrap` rule takes the arguments out of {"name": <it>, "arguments": {…}}.
+    const options = { ...(span.unread ? this.strictOptions : this.coerceOptions), toolName: name };
     let edits: readonly TextEdit[];
     if (plain) scanningPlain(argsText);
     try {
@@ -278,7 +279,7 @@ export class ProxySession {
     const argsText = JSON.parse(utf8Of(raw)) as string;
     let output: string;
     try {
-      output = coerceArgsJson(argsText, schema, this.coerceOptions);
+      output = coerceArgsJson(argsText, schema, { ...this.coerceOptions, toolName: name });
     } catch (error) {
       if (error instanceof ArgsParseError && error.truncated) this.refuse(argsText, schema, name, head.id!);
       else this.wiring.toServer(terminated ? [line, NEWLINE] : [line]);
