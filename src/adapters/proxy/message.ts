@@ -214,6 +214,12 @@ const isPlainAsciiByte = (byte: number): boolean => byte >= 0x20 && byte < 0x80;
  */
 const outsidePlain = (x: number): number => ((x - 0x20202020) | x) & 0x80808080;
 
+/** Whether every character of `text` is ASCII, checked one by one (for short text: no call into Node). */
+export function isShortAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
 /** Whether the latin1 image holds only ASCII, so it reads the same as UTF-8. */
 export function isAscii(latin1: string): boolean {
   return Buffer.byteLength(latin1, 'utf8') === latin1.length;
@@ -280,7 +286,7 @@ class HeadFinder implements JsonVisitor {
   key(raw: string, start: number, end: number): void {
     if (this.depth > 2 || (this.depth === 2 && !this.inParams())) return;
     // Bytes past ASCII are read as UTF-8, so `"é"` and `"\u00e9"` are one key, as for a server.
-    const key = isAscii(raw) ? raw : stringAt(this.text, start, end);
+    const key = isShortAscii(raw) ? raw : stringAt(this.text, start, end);
     const keys = this.depth === 1 ? this.keys1 : this.keys2;
     if (keys.has(key)) this.repeated ??= key;
     else keys.add(key);

@@ -4,7 +4,7 @@
  * invalid UTF-8 included: the edits of arguments that are not ASCII are moved to byte offsets.
  */
 import type { TextEdit } from '../../repair/coerce.js';
-import { isAscii } from './message.js';
+import { isAscii, isShortAscii } from './message.js';
 
 const NEWLINE = 0x0a;
 const ASCII_END = 0x80;
@@ -129,12 +129,6 @@ function writeText(text: string, target: Buffer, at: number): number {
 /** The UTF-8 length of `text`. */
 function utf8Length(text: string): number {
   return text.length <= SHORT && isShortAscii(text) ? text.length : Buffer.byteLength(text);
-}
-
-/** Whether every character of `text` is ASCII, checked one by one (for short text: no call into Node). */
-function isShortAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
-  return true;
 }
 
 /** Past this many edits, a line read as text is spliced as bytes (see `splicedText`). */
