@@ -131,6 +131,11 @@ describe('the token check reads every rewritten token itself (no trusted rewrite
     expect(claimed(text, end, to, escapes)).not.toThrow();
   });
 
+  test('a rewrite whose every character differs from the input token is refused, as one that differs in one', () => {
+    expect(forged("['ab']", 1, '"cd"')).toThrow(/would not keep every string/);
+    expect(forged('{ab: 1}', 1, '"cd"')).toThrow(/would not keep every string/);
+  });
+
   test('an unquoted key written as another name is refused', () => {
     expect(forged('{abc: 1}', 1, '"abd"')).toThrow(/would not keep every string/);
   });
