@@ -335,4 +335,5 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[2] === 'proxy') await import('./proxy.js');
+else if (process.argv[2] === 'gateway') await import('./gateway.js');
 else await main();

@@ -11,15 +11,14 @@ const SCHEMA = {
 
 describe('prepareToolCall', () => {
   test.each([
-    ['true', true, 'boolean true'],
-    ['a string', 'ajv', 'string ajv'],
+    ['true', true, 'true'],
+    ['a string', 'ajv', 'ajv'],
     ['the validator module instead of its function', { validateArgs }, 'an object'],
     ['null', null, 'null'],
   ])('validate: %s is a TypeError, never a call that reads as validated', (_name, validate, got) => {
     for (const args of ['{"line":"five","filePath":"a.go"}', 'not json', { line: 'five' }]) {
       expect(() => prepareToolCall(args, SCHEMA, { validate } as never)).toThrow(new TypeError(
-        `[schema-coerce] prepareToolCall: validate must be a validator function, such as validateArgs from 'schema-coerce/validate', or false; got ${got}. ` +
-          'The core does not load Ajv itself: import validateArgs and pass it (the MCP and framework adapters accept validate: true and load it for you).',
+        `[schema-coerce] prepareToolCall: validate must be a function (validateArgs from 'schema-coerce/validate') or false, not ${got}`,
       ));
     }
   });

@@ -13,11 +13,15 @@ import { stdioUpstream } from './proxy/stdio-upstream.js';
 import { httpUpstream } from './proxy/http-upstream.js';
 import { TargetError, targetHeaders, targetUrl } from './proxy/http-target.js';
 import type { Connect } from './proxy/upstream.js';
+import type { ProxyOptions } from './proxy/session.js';
+import { runGateway } from './gateway/run.js';
+import type { GatewayOptions, GatewayUpstream } from './gateway/options.js';
 import { loadValidateArgs } from './load-validator.js';
 
 const HELP = `Usage: schema-coerce --schema <file | inline JSON> [options] [args JSON | -]
        schema-coerce proxy [proxy options] -- <server command> [args…]
        schema-coerce proxy [proxy options] --url <http(s) url> [--header 'Name: value']…
+       schema-coerce gateway --listen <host:port> [gateway options] (--url <url> … | -- <command>…)
 
 Repairs tool-call arguments against the tool's JSON Schema and prints them on stdout.
 Arguments come from the last operand, or from stdin when it is "-" or absent.
@@ -40,6 +44,16 @@ Proxy options (repair every tool call a client sends to a stdio MCP server):
       --url <url>            a Streamable HTTP server instead of a server command
       --header 'Name: value' send this header to the --url server (repeatable)
   -h, --help                 show this help
+
+Gateway options (the proxy's repair as a Streamable HTTP endpoint; the proxy options apply):
+      --listen <host:port>   where to listen (loopback unless a host is given; port 0: any)
+      --path <path>          the endpoint's path (default /mcp)
+      --allowed-host <name>  a Host the gateway answers to (repeatable; default loopback names)
+      --allowed-origin <o>   a browser Origin allowed in (repeatable; default loopback origins)
+      --json-response        answer POSTs with JSON bodies rather than SSE streams
+      --max-body <bytes>     the largest request body (default 4194304; 413 beyond)
+      --max-sessions <n>     client sessions at once (default 64; one server process each)
+      --idle-timeout <s>     a session without a request for this long is ended (default 900)
 
 Exit status: 0 done, 2 bad input (the message names the file and position); the proxy exits
 with the server's status, or 127 when the server cannot be started.
@@ -65,6 +79,7 @@ export class UsageError extends SchemaCoerceError {
 /** Runs the CLI with `argv` (without `node` and the script) and resolves to the exit status. */
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'proxy') return proxy(argv.slice(1));
+  if (argv[0] === 'gateway') return gateway(argv.slice(1));
   const { values, positionals } = readCommandLine(argv);
   if (values.help) {
     process.stdout.write(HELP);
@@ -100,50 +115,115 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function proxy(argv: string[]): Promise<number> {
-  let options: ProxyRun | 'help';
+  return subcommand('schema-coerce proxy', () => readProxyCommandLine(argv), (options) => runProxy(options.upstream, options));
+}
+
+async function gateway(argv: string[]): Promise<number> {
+  return subcommand('schema-coerce gateway', () => readGatewayCommandLine(argv), (options) => runGateway(options.upstream, options));
+}
+
+/**
+ * Reads a subcommand's command line with `read` and runs it, or prints the help; every message
+ * about its command line is that command's, as its own messages are.
+ */
+async function subcommand<T>(command: string, read: () => Promise<T | 'help'>, run: (options: T) => Promise<number>): Promise<number> {
+  let options: T | 'help';
   try {
-    options = await readProxyCommandLine(argv);
+    options = await read();
   } catch (error) {
-    // Every message about the proxy's command line is the proxy's, as its own messages are.
-    if (error instanceof UsageError) throw new UsageError(error.detail, 'schema-coerce proxy');
+    if (error instanceof UsageError) throw new UsageError(error.detail, command);
     throw error;
   }
   if (options === 'help') {
     process.stdout.write(HELP);
     return 0;
   }
-  return runProxy(options.upstream, options);
+  return run(options);
 }
 
 type ProxyRun = Parameters<typeof runProxy>[1] & { readonly upstream: Connect };
+type GatewayRun = GatewayOptions & { readonly upstream: GatewayUpstream };
 
-async function readProxyCommandLine(argv: string[]): Promise<ProxyRun | 'help'> {
+/** The options the proxy and the gateway share: the repair, and where the server is. */
+const REPAIR_OPTIONS = {
+  lenient: { type: 'boolean', short: 'l' },
+  validate: { type: 'boolean' },
+  'reject-undeclared': { type: 'boolean' },
+  'integer-range': { type: 'string' },
+  log: { type: 'string' },
+  verbose: { type: 'boolean' },
+  url: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** The gateway's options: the shared ones and its own. */
+const GATEWAY_OPTIONS = {
+  ...REPAIR_OPTIONS,
+  listen: { type: 'string' },
+  path: { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true },
+  'allowed-origin': { type: 'string', multiple: true },
+  'json-response': { type: 'boolean' },
+  'max-body': { type: 'string' },
+  'max-sessions': { type: 'string' },
+  'idle-timeout': { type: 'string' },
+} as const;
+
+/** A subcommand's own arguments (before `--`) and the server command (after it). */
+function splitCommand(argv: string[]): { own: string[]; command: string[] } {
   const split = argv.indexOf('--');
-  const own = split === -1 ? argv : argv.slice(0, split);
-  const command = split === -1 ? [] : argv.slice(split + 1);
-  let values;
+  return split === -1 ? { own: argv, command: [] } : { own: argv.slice(0, split), command: argv.slice(split + 1) };
+}
+
+/** Runs `parse`, a bad option becoming a usage error. */
+function parsed<T>(parse: () => T): T {
   try {
-    ({ values } = parseCommandLine({
-      args: own,
-      strict: true,
-      options: {
-        lenient: { type: 'boolean', short: 'l' },
-        validate: { type: 'boolean' },
-        'reject-undeclared': { type: 'boolean' },
-        'integer-range': { type: 'string' },
-        log: { type: 'string' },
-        verbose: { type: 'boolean' },
-        url: { type: 'string' },
-        header: { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
+    return parse();
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
+}
+
+async function readProxyCommandLine(argv: string[]): Promise<ProxyRun | 'help'> {
+  const { own, command } = splitCommand(argv);
+  const { values } = parsed(() => parseCommandLine({ args: own, strict: true, options: REPAIR_OPTIONS }));
   if (values.help === true) return 'help';
-  const upstream = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], command);
-  if (upstream === undefined && command.length === 0) throw new UsageError('give the server command after --, e.g. schema-coerce proxy -- node server.js');
+  const target = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], command);
+  if (target === undefined && command.length === 0) throw new UsageError('give the server command after --, e.g. schema-coerce proxy -- node server.js');
+  return { upstream: target === undefined ? stdioUpstream(command) : httpUpstream(target.url, target.headers), ...(await repairOptions(values)) };
+}
+
+async function readGatewayCommandLine(argv: string[]): Promise<GatewayRun | 'help'> {
+  const { own, command } = splitCommand(argv);
+  const { values } = parsed(() => parseCommandLine({ args: own, strict: true, options: GATEWAY_OPTIONS }));
+  if (values.help === true) return 'help';
+  const target = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], command);
+  if (target === undefined && command.length === 0) throw new UsageError('give --url <url> or the server command after --, e.g. schema-coerce gateway --listen 127.0.0.1:8808 -- node server.js');
+  if (values.listen === undefined) throw new UsageError('--listen <host:port> is required, e.g. --listen 127.0.0.1:8808');
+  const listen = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):(\d{1,5})$/.exec(values.listen);
+  if (listen === null || Number(listen[2]) > 65_535) throw new UsageError(`--listen ${JSON.stringify(values.listen)} must be host:port`);
+  const path = values.path ?? '/mcp';
+  if (!path.startsWith('/')) throw new UsageError(`--path ${JSON.stringify(path)} must start with /`);
+  return {
+    upstream: target === undefined ? { kind: 'stdio', command } : { kind: 'url', ...target },
+    ...(await repairOptions(values)),
+    host: listen[1]!.replace(/^\[|\]$/g, ''),
+    port: Number(listen[2]),
+    path,
+    ...(values['allowed-host'] === undefined ? {} : { allowedHosts: values['allowed-host'] }),
+    ...(values['allowed-origin'] === undefined ? {} : { allowedOrigins: values['allowed-origin'] }),
+    jsonResponse: values['json-response'] === true,
+    limits: {
+      ...count('--max-body', values['max-body'], 'maxBody', 1),
+      ...count('--max-sessions', values['max-sessions'], 'maxSessions', 1),
+      ...count('--idle-timeout', values['idle-timeout'], 'idleMs', 1_000),
+    },
+  };
+}
+
+/** The repair options of a subcommand's `values`, the `--validate` validator loaded. */
+async function repairOptions(values: { lenient?: boolean; validate?: boolean; 'reject-undeclared'?: boolean; 'integer-range'?: string; log?: string; verbose?: boolean }): Promise<ProxyOptions> {
   const range = checkRange(values['integer-range']);
   let validator: ArgsValidator | undefined;
   if (values.validate === true) {
@@ -155,7 +235,6 @@ async function readProxyCommandLine(argv: string[]): Promise<ProxyRun | 'help'> 
     }
   }
   return {
-    upstream: upstream ?? stdioUpstream(command),
     lenient: values.lenient === true,
     ...(validator === undefined ? {} : { validator }),
     rejectUndeclared: values['reject-undeclared'] === true,
@@ -165,11 +244,18 @@ async function readProxyCommandLine(argv: string[]): Promise<ProxyRun | 'help'> 
   };
 }
 
-/** The proxy's `--url` upstream, with its `--header`s; a server command may not be given too. */
-function httpTarget(url: string, headers: readonly string[], command: readonly string[]): Connect {
+/** A whole number option, positive, times `unit`, as the limit `key`. */
+function count(flag: string, value: string | undefined, key: string, unit: number): Record<string, number> {
+  if (value === undefined) return {};
+  if (!/^[1-9]\d{0,15}$/.test(value)) throw new UsageError(`${flag} must be a positive whole number, not ${JSON.stringify(value)}`);
+  return { [key]: Number(value) * unit };
+}
+
+/** A `--url` upstream, with its `--header`s; a server command may not be given too. */
+function httpTarget(url: string, headers: readonly string[], command: readonly string[]): { url: URL; headers: Record<string, string> } {
   if (command.length > 0) throw new UsageError('give either --url or a server command after --, not both');
   try {
-    return httpUpstream(targetUrl(url), targetHeaders(headers));
+    return { url: targetUrl(url), headers: targetHeaders(headers) };
   } catch (error) {
     if (error instanceof TargetError) throw new UsageError(error.message);
     throw error;

@@ -28,7 +28,7 @@ const RANGES: readonly IntegerRange[] = ['int64', 'safe', 'unbounded'];
  *
  * @param args - Arguments, typically from `parseArgs` so numbers keep their literal text.
  * @param schema - The tool's input JSON Schema. Anything that is not an object schema is a no-op.
- * @param options - `integerRange` and `lenient`.
+ * @param options - `integerRange`, `lenient`, and `toolName` (for the lenient `unwrap` rule).
  * @returns `{ value, changes, refusals }`; `value` is `args` itself when nothing changed.
  * @example
  * const { value, changes } = coerceArgs(parseArgs('{"line":5.0}'), { properties: { line: { type: 'integer' } } })
@@ -69,14 +69,15 @@ export function coerceIntegerArgs<T>(args: T, schema: unknown, options?: CoerceO
  * Text in, text out. One pass over the text rewrites only the tokens that change (the number
  * tokens at integer positions, and with `lenient` the scalars lenient rules convert, each written
  * as compact JSON) and copies every other byte as it is, white space included. When nothing
- * changes, the input string itself comes back. An object that repeats a key is read by the
- * object model instead, and then written back as compact JSON. Under the lenient `syntax` rule,
+ * changes, the input string itself comes back. An object that repeats a key, and arguments a
+ * lenient shape rule may reshape (an optional null, a flattened key, a wrapper), are read by the
+ * object model instead, and then written back as compact JSON when it changes them. Under the lenient `syntax` rule,
  * text that is not JSON but has exactly one reading is repaired first (and a string holding the
  * arguments object is unwrapped); cut-off text is refused as `truncated`, never completed.
  *
  * @param text - The raw arguments JSON, e.g. an OpenAI-style `arguments` string.
  * @param schema - The tool's input JSON Schema.
- * @param options - `integerRange` and `lenient`.
+ * @param options - `integerRange`, `lenient`, and `toolName` (for the lenient `unwrap` rule).
  * @returns The coerced JSON text.
  * @throws {ArgsParseError} When `text` is not JSON (or not repairable); `truncated: true` when it
  *   was cut off (it is never completed). Nothing partial is returned.

@@ -30,9 +30,11 @@ export interface TextEdit {
  * it), and returns `text` itself when none changed. With `asEdits`, the output comes as the spans
  * rewritten, in order (none when nothing changed): everything between them is `text` as it is, so a
  * caller holding the text's bytes writes those on as they are.
- * Returns `undefined` when an object repeats a key: what that means is the object model's call
- * (see `parseArgs`), so the caller takes that path; with `keepRepeats` (once the object model has
- * found every repeat equal), each occurrence is rewritten as the first is.
+ * Returns `undefined` when an object repeats a key (what that means is the object model's call,
+ * see `parseArgs`), or when a lenient shape rule may apply (an optional null, a key no schema
+ * applies to that may spell a path, a root that may be a wrapper), so the caller takes that path;
+ * with `keepRepeats` (once the object model has found every repeat equal), each occurrence of a
+ * repeated key is rewritten as the first is.
  *
  * @throws {ArgsParseError} When `text` is not JSON.
  */
@@ -202,7 +204,11 @@ class LiteralRewriter implements JsonVisitor {
     const literal = this.text.slice(start, end);
     const integer = node.integer ? restoreInteger(literal, this.range) : 'not-whole';
     if (integer === literal) return;
-    if (integer !== 'not-whole' && integer !== 'out-of-range') this.emit(start, integer, end);
+    // `5.0` → `5` cuts the literal's tail: an edit of no new text (none is made for it).
+    if (integer !== 'not-whole' && integer !== 'out-of-range') {
+      if (literal.startsWith(integer)) this.emit(start + integer.length, '', end);
+      else this.emit(start, integer, end);
+    }
     else if (lenient) this.decideSpan(new LosslessNumber(literal), node, start, end);
   }
 

@@ -168,11 +168,7 @@ export function prepareToolCall(argsOrText: unknown, schema: unknown, options: P
  */
 function checkValidator(validate: unknown): void {
   if (validate === undefined || validate === false || typeof validate === 'function') return;
-  const got = validate === null ? 'null' : typeof validate === 'object' ? 'an object' : `${typeof validate} ${String(validate)}`;
-  throw new TypeError(
-    `[schema-coerce] prepareToolCall: validate must be a validator function, such as validateArgs from 'schema-coerce/validate', or false; got ${got}. ` +
-      'The core does not load Ajv itself: import validateArgs and pass it (the MCP and framework adapters accept validate: true and load it for you).',
-  );
+  throw new TypeError(`[schema-coerce] prepareToolCall: validate must be a function (validateArgs from 'schema-coerce/validate') or false, not ${validate === null || typeof validate !== 'object' ? String(validate) : 'an object'}`);
 }
 
 /** A refusal as the message describes an error: `must be integer`, `must be one of "a", "b"`. */

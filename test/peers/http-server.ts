@@ -44,8 +44,8 @@ async function bodyOf(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Starts the server on 127.0.0.1 and a free port. */
-export async function startHttpPeer(options: { json?: boolean; header?: [name: string, value: string] } = {}): Promise<HttpPeer> {
+/** Starts the server on 127.0.0.1 and a free port (or `port`, to start one again where it was). */
+export async function startHttpPeer(options: { json?: boolean; header?: [name: string, value: string]; port?: number } = {}): Promise<HttpPeer> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const bodies: Buffer[] = [];
   const deletes: string[] = [];
@@ -76,7 +76,7 @@ export async function startHttpPeer(options: { json?: boolean; header?: [name: s
       await transport.handleRequest(request, response, body === undefined ? undefined : JSON.parse(body.toString('utf8')));
     })().catch(() => response.headersSent || response.writeHead(500).end());
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => http.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,

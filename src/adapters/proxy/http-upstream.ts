@@ -14,6 +14,7 @@ import { createParser } from 'eventsource-parser';
 import { readHead } from './message.js';
 import { Redactor, shownUrl } from './secrets.js';
 import { bytesOf, type Piece } from './outlet.js';
+import { fetchFollowing, whyUnreachable } from './redirects.js';
 import type { Connect, UpstreamSide } from './upstream.js';
 
 /** JSON-RPC's "server error" code, used when the endpoint cannot be reached or refuses a message. */
@@ -103,7 +104,7 @@ class HttpUpstream {
     if (isFirst) this.first = new Promise((resolve) => (opened = resolve));
     else await this.first;
     try {
-      const response = await fetch(this.url, {
+      const response = await fetchFollowing(this.url, {
         method: 'POST',
         headers: { ...this.requestHeaders(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body,
@@ -121,7 +122,7 @@ class HttpUpstream {
       if (isFirst) this.listen();
     } catch (error) {
       if (isFirst) opened();
-      if (!this.aborter.signal.aborted) this.refuse(body, `${this.shown} cannot be reached: ${describe(error)}`);
+      if (!this.aborter.signal.aborted) this.refuse(body, `${this.shown} ${whyUnreachable(error)}`);
     }
   }
 
@@ -177,7 +178,7 @@ class HttpUpstream {
     while (!this.closed) {
       try {
         const resume = this.lastEventId === undefined ? {} : { 'last-event-id': this.lastEventId };
-        const response = await fetch(this.url, { method: 'GET', headers: { ...this.requestHeaders(), accept: 'text/event-stream', ...resume }, signal: this.aborter.signal });
+        const response = await fetchFollowing(this.url, { method: 'GET', headers: { ...this.requestHeaders(), accept: 'text/event-stream', ...resume }, signal: this.aborter.signal });
         if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
           await response.body?.cancel();
           return;
@@ -224,7 +225,7 @@ class HttpUpstream {
     this.aborter.abort();
     this.source.resume();
     if (this.sessionId !== undefined) {
-      await fetch(this.url, { method: 'DELETE', headers: this.requestHeaders(), signal: AbortSignal.timeout(2_000) })
+      await fetchFollowing(this.url, { method: 'DELETE', headers: this.requestHeaders(), signal: AbortSignal.timeout(2_000) })
         .then((response) => response.body?.cancel())
         .catch(() => undefined);
     }
@@ -240,9 +241,4 @@ function protocolVersionOf(bytes: Buffer): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function describe(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }

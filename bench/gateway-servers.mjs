@@ -1,0 +1,44 @@
+// The servers of `npm run bench -- gateway`, on 127.0.0.1 and the port given, printing
+// `listening <url>` once they listen. `upstream` is a Streamable HTTP MCP server built with the
+// official SDK (stateful, JSON answers) with an `echo` tool (its arguments back, `count` an
+// integer checked by zod); `bare PORT UPSTREAM` is a pass-through that forwards every request to
+// UPSTREAM byte for byte and streams the answer back, the floor of any HTTP gateway in Node.
+import { randomUUID } from 'node:crypto';
+import { Agent, createServer, request } from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
+
+const [kind, port, target] = process.argv.slice(2);
+let http;
+if (kind === 'upstream') {
+  const transports = new Map();
+  http = createServer(async (req, res) => {
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const body = chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const session = req.headers['mcp-session-id'];
+    let transport = session === undefined ? undefined : transports.get(session);
+    if (transport === undefined) {
+      if (session !== undefined) return void res.writeHead(404).end();
+      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, enableJsonResponse: true, onsessioninitialized: (id) => transports.set(id, transport) });
+      const server = new McpServer({ name: 'bench-upstream', version: '1.0.0' });
+      server.registerTool('echo', { inputSchema: { text: z.string(), count: z.number().int().optional() } }, async (args) => ({ content: [{ type: 'text', text: JSON.stringify(args) }] }));
+      await server.connect(transport);
+    }
+    await transport.handleRequest(req, res, body);
+  });
+} else {
+  const upstream = new URL(target);
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  http = createServer((req, res) => {
+    const forwarded = request(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host }, agent }, (answer) => {
+      res.writeHead(answer.statusCode, answer.headers);
+      answer.pipe(res);
+    });
+    forwarded.on('error', () => res.headersSent || res.writeHead(502).end());
+    req.pipe(forwarded);
+  });
+}
+http.keepAliveTimeout = 60_000;
+http.listen(Number(port), '127.0.0.1', () => console.log(`listening http://127.0.0.1:${http.address().port}/mcp`));

@@ -1,0 +1,156 @@
+/**
+ * `npm run bench -- gateway`: `schema-coerce gateway --lenient --url` against the bare upstream
+ * it stands in front of (a Streamable HTTP server built with the SDK, JSON answers) and against a
+ * bare Node HTTP pass-through to the same upstream (the floor of any gateway written in Node), at
+ * 50 sessions each making one call at a time. The three routes run side by side, as long-lived
+ * processes, and take turns block by block within every round, so a slow phase of the machine
+ * falls on all of them; figures are medians over the rounds, ratios are taken within a round.
+ * Every answer is checked against its call (id and content). The gateway's peak resident size
+ * per session is measured over the run. Needs the built CLI (`npm run build`).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { join } from 'node:path';
+import { median } from './stats.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+const SERVERS = join(import.meta.dirname, 'gateway-servers.mjs');
+const ROUNDS = Number(process.env['BENCH_GATEWAY_ROUNDS'] ?? 7);
+const SESSIONS = 50;
+/** Calls per session and block: each route makes `SESSIONS × CALLS` calls per round. */
+const CALLS = 20;
+const WARM_UP = 20;
+/** 1 KB of arguments with one integer written as 5.0, for the gateway to repair. */
+const ARGS = `{"text":"${'a'.repeat(1000)}","count":5.0}`;
+const ANSWER = `{"text":"${'a'.repeat(1000)}","count":5}`;
+
+type Route = 'direct' | 'bare' | 'gateway';
+const ROUTES: readonly Route[] = ['direct', 'bare', 'gateway'];
+const agent = new Agent({ keepAlive: true, maxSockets: 4 * SESSIONS });
+
+interface Answer {
+  readonly status: number;
+  readonly session: string | undefined;
+  readonly body: string;
+}
+
+function post(url: string, body: string, session?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', host: new URL(url).host };
+    if (session !== undefined) Object.assign(headers, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' });
+    const sent = request(url, { method: 'POST', headers, agent }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, session: response.headers['mcp-session-id'] as string | undefined, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    sent.on('error', reject);
+    sent.end(body);
+  });
+}
+
+/** Starts a process that prints `listening <url>` (on stdout or stderr) and resolves with the URL. */
+function started(command: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const read = (chunk: Buffer): void => {
+      seen += chunk.toString();
+      const found = /listening (?:on )?(http:\/\/\S+?\/mcp)/.exec(seen);
+      if (found !== null) resolve({ url: found[1]!, child });
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.on('close', (code) => reject(new Error(`${command.join(' ')} exited (${code}): ${seen}`)));
+  });
+}
+
+/** Opens `SESSIONS` sessions through `url`. */
+async function openSessions(url: string): Promise<string[]> {
+  const sessions: string[] = [];
+  for (let i = 0; i < SESSIONS; i++) {
+    const init = await post(url, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench-${i}","version":"0"}}}`);
+    if (init.session === undefined) throw new Error(`initialize through ${url}: HTTP ${init.status} ${init.body}`);
+    await post(url, '{"jsonrpc":"2.0","method":"notifications/initialized"}', init.session);
+    sessions.push(init.session);
+  }
+  return sessions;
+}
+
+let nextId = 1;
+/** Every session makes `calls` calls one at a time, all sessions at once: the latencies, in ms, and the block's seconds. */
+async function block(url: string, sessions: readonly string[], calls: number): Promise<{ latencies: number[]; seconds: number }> {
+  const latencies: number[] = [];
+  const began = process.hrtime.bigint();
+  await Promise.all(
+    sessions.map(async (session) => {
+      for (let i = 0; i < calls; i++) {
+        const id = nextId++;
+        const sent = process.hrtime.bigint();
+        const answer = await post(url, `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":${ARGS}}}`, session);
+        latencies.push(Number(process.hrtime.bigint() - sent) / 1e6);
+        const message = JSON.parse(answer.body) as { id?: number; result?: { content: { text: string }[] } };
+        if (message.id !== id || message.result?.content[0]?.text !== ANSWER) throw new Error(`${url}: call ${id} answered ${answer.status} ${answer.body.slice(0, 200)}`);
+      }
+    }),
+  );
+  return { latencies, seconds: Number(process.hrtime.bigint() - began) / 1e9 };
+}
+
+function residentSize(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+const fixed = (value: number, digits = 2): string => value.toFixed(digits);
+const rotated = (turn: number): Route[] => ROUTES.map((_, i) => ROUTES[(i + turn) % ROUTES.length]!);
+
+async function main(): Promise<void> {
+  if (!existsSync(CLI)) throw new Error('bench gateway: build the CLI first (npm run build)');
+  console.log(`schema-coerce gateway bench (gateway --lenient --url): ${SESSIONS} sessions, each making one call at a time; ${ROUNDS} rounds of ${SESSIONS} × ${CALLS} calls per route, the routes taking turns block by block, after ${SESSIONS} × ${WARM_UP} warm-up calls each; 1 KB arguments with one 5.0 to repair`);
+  const upstream = await started([process.execPath, SERVERS, 'upstream', '0']);
+  const bare = await started([process.execPath, SERVERS, 'bare', '0', upstream.url]);
+  const gateway = await started([process.execPath, CLI, 'gateway', '--listen', '127.0.0.1:0', '--lenient', '--max-sessions', String(2 * SESSIONS), '--url', upstream.url]);
+  const urls: Record<Route, string> = { direct: upstream.url, bare: bare.url, gateway: gateway.url };
+  const before = residentSize(gateway.child.pid!).rss;
+  const sessions = {} as Record<Route, string[]>;
+  for (const route of ROUTES) sessions[route] = await openSessions(urls[route]);
+  for (const route of ROUTES) await block(urls[route], sessions[route], WARM_UP);
+  const rounds: Record<Route, { p50: number; throughput: number }>[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const figures = {} as Record<Route, { p50: number; throughput: number }>;
+    for (const route of rotated(round)) {
+      const { latencies, seconds } = await block(urls[route], sessions[route], CALLS);
+      figures[route] = { p50: median(latencies), throughput: latencies.length / seconds };
+    }
+    rounds.push(figures);
+  }
+  const peak = residentSize(gateway.child.pid!).peak;
+  for (const child of [gateway.child, bare.child, upstream.child]) child.kill('SIGTERM');
+  agent.destroy();
+
+  const med = (route: Route, key: 'p50' | 'throughput'): number => median(rounds.map((figures) => figures[route][key]));
+  const ratios = (route: Route, over: Route, key: 'p50' | 'throughput'): number[] => rounds.map((figures) => figures[route][key] / figures[over][key]);
+  const ratio = (route: Route, over: Route, key: 'p50' | 'throughput'): number => median(ratios(route, over, key));
+  const spread = (route: Route, over: Route, key: 'p50' | 'throughput'): string => {
+    const values = ratios(route, over, key);
+    return `${fixed(Math.min(...values))}–${fixed(Math.max(...values))}`;
+  };
+  console.table(ROUTES.map((route) => ({ route, 'p50 ms': fixed(med(route, 'p50'), 3), [`calls/s (${SESSIONS} sessions)`]: fixed(med(route, 'throughput'), 0) })));
+  for (const key of ['p50', 'throughput'] as const) console.log(`per-round ratios gateway ÷ direct, ${key}: ${ratios('gateway', 'direct', key).map((value) => fixed(value)).join(' ')}`);
+  const perSession = (peak - before) / SESSIONS;
+  const targets = [
+    { target: `p50 ≤ 1.25× the bare upstream, ${SESSIONS} sessions`, measured: `${fixed(ratio('gateway', 'direct', 'p50'))}× (${spread('gateway', 'direct', 'p50')})`, result: ratio('gateway', 'direct', 'p50') <= 1.25 ? 'pass' : 'FAIL' },
+    { target: `throughput ≥ 0.8× the bare upstream, ${SESSIONS} sessions`, measured: `${fixed(ratio('gateway', 'direct', 'throughput'))}× (${spread('gateway', 'direct', 'throughput')})`, result: ratio('gateway', 'direct', 'throughput') >= 0.8 ? 'pass' : 'FAIL' },
+    { target: 'p50, gateway ÷ bare Node pass-through', measured: `${fixed(ratio('gateway', 'bare', 'p50'))}× (${spread('gateway', 'bare', 'p50')})`, result: 'info' },
+    { target: 'throughput, gateway ÷ bare Node pass-through', measured: `${fixed(ratio('gateway', 'bare', 'throughput'))}× (${spread('gateway', 'bare', 'throughput')})`, result: 'info' },
+    { target: 'p50, bare pass-through ÷ direct (the cost of any extra hop)', measured: `${fixed(ratio('bare', 'direct', 'p50'))}×`, result: 'info' },
+    { target: 'peak RSS growth of the gateway per session', measured: `${fixed(perSession / 1024, 1)} KB (${fixed((peak - before) / 2 ** 20, 1)} MB over ${SESSIONS} sessions and the run)`, result: 'info' },
+  ];
+  console.log('\ntargets');
+  console.table(targets);
+}
+
+await main();

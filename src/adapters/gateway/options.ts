@@ -1,0 +1,62 @@
+/** What the gateway is told, and the limits it keeps when it is not told otherwise. */
+import type { ProxyOptions } from '../proxy/session.js';
+
+/** The server behind the gateway: a command run once per client session, or a Streamable HTTP endpoint. */
+export type GatewayUpstream =
+  | { readonly kind: 'stdio'; readonly command: readonly string[] }
+  | { readonly kind: 'url'; readonly url: URL; readonly headers: Readonly<Record<string, string>> };
+
+/** The gateway's options: where it listens, what it lets in, and how it repairs (the proxy's options). */
+export interface GatewayOptions extends ProxyOptions {
+  /** The address to listen on (loopback unless told otherwise). */
+  readonly host: string;
+  /** The port; 0 lets the system choose. */
+  readonly port: number;
+  /** The endpoint's path. */
+  readonly path: string;
+  /** Host names (or `name:port`) a request's `Host` may carry; loopback names when absent. */
+  readonly allowedHosts?: readonly string[];
+  /** Origins a browser's request may come from; loopback origins when absent. */
+  readonly allowedOrigins?: readonly string[];
+  /** Answer a POST with a JSON body rather than an SSE stream when the client accepts both. */
+  readonly jsonResponse?: boolean;
+  readonly limits?: Partial<GatewayLimits>;
+}
+
+/** The gateway's bounds. */
+export interface GatewayLimits {
+  /** The largest request body, in bytes; larger ones are answered 413. */
+  readonly maxBody: number;
+  /** How long a client may take to send its request headers. */
+  readonly headersTimeoutMs: number;
+  /** How long a client may take to send its whole request. */
+  readonly requestTimeoutMs: number;
+  /** SSE streams open at once (POST answers and GET streams); more are answered 503. */
+  readonly maxStreams: number;
+  /** Bytes written to a client that it has not read yet; past this the client is dropped. */
+  readonly maxUnread: number;
+  /** Client sessions at once (one server process each, for a stdio server); more are answered 503. */
+  readonly maxSessions: number;
+  /** A session without a request for this long is ended. */
+  readonly idleMs: number;
+  /** How long a shutdown waits for calls in flight. */
+  readonly drainMs: number;
+  /** Sessions whose tool schemas a `--url` gateway keeps at once (least recently used dropped). */
+  readonly cachedSessions: number;
+}
+
+/** The limits used where none is given. */
+export const DEFAULT_LIMITS: GatewayLimits = {
+  maxBody: 4 * 1024 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  maxStreams: 512,
+  maxUnread: 8 * 1024 * 1024,
+  maxSessions: 64,
+  idleMs: 15 * 60_000,
+  drainMs: 10_000,
+  cachedSessions: 1_024,
+};
+
+/** The protocol revisions the gateway serves: the current one and those before it that the SDKs speak. */
+export const PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26'];

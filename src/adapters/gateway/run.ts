@@ -1,0 +1,55 @@
+/**
+ * `schema-coerce gateway`: the proxy's repair as a Streamable HTTP endpoint, in front of a stdio
+ * server (one process per client session) or of a remote Streamable HTTP server, for clients
+ * that speak HTTP only. Runs until SIGTERM or SIGINT, then finishes the calls in flight.
+ */
+import type { Writable } from 'node:stream';
+import { shownUrl } from '../proxy/secrets.js';
+import type { Backend } from './backend.js';
+import { startEndpoint, type Endpoint } from './endpoint.js';
+import { GatewayLog } from './log.js';
+import { DEFAULT_LIMITS, type GatewayOptions, type GatewayUpstream } from './options.js';
+import { StdioSessions } from './stdio-sessions.js';
+import { UrlUpstream } from './url-upstream.js';
+
+/** A gateway that is listening. */
+export interface Gateway extends Endpoint {
+  /** Waits for the log to be written (after `close`). */
+  readonly log: GatewayLog;
+}
+
+/**
+ * Starts a gateway to `upstream`; `stderr` takes its warnings (and reports, with `verbose`).
+ *
+ * @returns Once it listens.
+ */
+export async function startGateway(upstream: GatewayUpstream, options: GatewayOptions, stderr: Writable = process.stderr): Promise<Gateway> {
+  const log = new GatewayLog(stderr, options.log, options.verbose === true);
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const backend: Backend = upstream.kind === 'stdio' ? new StdioSessions(upstream.command, options, limits, log) : new UrlUpstream(upstream.url, upstream.headers, options, limits, log);
+  const endpoint = await startEndpoint(backend, options);
+  return { url: endpoint.url, close: () => endpoint.close(), log };
+}
+
+/**
+ * Runs a gateway until the process gets SIGTERM or SIGINT.
+ *
+ * @returns 0 once it has shut down.
+ */
+export async function runGateway(upstream: GatewayUpstream, options: GatewayOptions): Promise<number> {
+  const gateway = await startGateway(upstream, options);
+  // A command's arguments may hold a secret: only the program is named.
+  const target = upstream.kind === 'stdio' ? `${JSON.stringify(upstream.command[0])}, a process per session` : shownUrl(upstream.url);
+  gateway.log.warn(`listening on ${gateway.url}, in front of ${target}`);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    const stop = (received: NodeJS.Signals): void => {
+      process.off('SIGTERM', stop).off('SIGINT', stop);
+      resolve(received);
+    };
+    process.on('SIGTERM', stop).on('SIGINT', stop);
+  });
+  gateway.log.warn(`${signal}: finishing the calls in flight`);
+  await gateway.close();
+  await gateway.log.close();
+  return 0;
+}

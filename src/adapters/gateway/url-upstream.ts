@@ -1,0 +1,232 @@
+/**
+ * A Streamable HTTP server behind the gateway. The gateway keeps no state a request needs: each
+ * client request is forwarded as it comes, with the client's `Mcp-Session-Id`,
+ * `MCP-Protocol-Version`, `Last-Event-ID` and `Authorization` (to this upstream only; `--header`
+ * values go too and take precedence), and what the upstream answers goes back, its session id
+ * and event ids included. What it keeps per session is a cache: the proxy session with the tool
+ * schemas the upstream listed, a bounded number of them, least recently used dropped. A replica
+ * that has not seen a session lists the tools for it from the upstream before it repairs a call
+ * (the proxy session does, with the client's headers). Redirects are followed only within the
+ * upstream's origin.
+ */
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { createParser } from 'eventsource-parser';
+import { readHead } from '../proxy/message.js';
+import { bytesOf, type Piece } from '../proxy/outlet.js';
+import { whyUnreachable } from '../proxy/redirects.js';
+import { Redactor, shownUrl } from '../proxy/secrets.js';
+import type { ProxyOptions } from '../proxy/session.js';
+import { oneLine, sessionIdOf, TRANSPORT_ERROR, type Backend, type ClientMessage } from './backend.js';
+import { Conversation, type Exchange } from './conversation.js';
+import { bodyOf, Forwarder } from './forward.js';
+import type { GatewayLimits } from './options.js';
+import { rpcError, type Reply } from './reply.js';
+import type { GatewayLog } from './log.js';
+
+const LF = 0x0a;
+/** The client headers forwarded to the upstream. */
+const FORWARDED = ['authorization', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'] as const;
+/** The upstream's headers passed back to the client with its answer. */
+const PASSED_BACK = ['mcp-session-id', 'www-authenticate', 'content-type', 'retry-after'] as const;
+/** How long the proxy session's own tools/list may take. */
+const OWN_REQUEST_MS = 30_000;
+/** The most of an upstream's refusal (a 4xx or 5xx body) passed back. */
+const REFUSAL_BYTES = 64 * 1024;
+
+/** A conversation per upstream session, and the headers its own requests (the tools/list) go with. */
+interface Cached {
+  readonly conversation: Conversation;
+  headers: Readonly<Record<string, string>>;
+}
+
+/** Forwards to one Streamable HTTP endpoint. */
+export class UrlUpstream implements Backend {
+  /** The upstream as messages name it (no credentials, no query value). */
+  private readonly shown: string;
+  private readonly redactor: Redactor;
+  private readonly headers: Readonly<Record<string, string>>;
+  private readonly options: ProxyOptions;
+  private readonly limits: GatewayLimits;
+  private readonly log: GatewayLog;
+  /** By session id, in the order of last use. */
+  private readonly cache = new Map<string, Cached>();
+  private readonly forwarder: Forwarder;
+  /** The GET streams open, ended at shutdown. */
+  private readonly listening = new Set<Reply>();
+
+  /**
+   * @param url - The upstream endpoint.
+   * @param headers - Sent with every request (`--header`), over the client's own.
+   */
+  constructor(url: URL, headers: Readonly<Record<string, string>>, options: ProxyOptions, limits: GatewayLimits, log: GatewayLog) {
+    this.forwarder = new Forwarder(url);
+    this.shown = shownUrl(url);
+    this.redactor = new Redactor(url, headers);
+    this.headers = headers;
+    this.options = options;
+    this.limits = limits;
+    this.log = log;
+  }
+
+  post(request: IncomingMessage, message: ClientMessage, reply: Reply): void {
+    const headers = forwardedHeaders(request);
+    const cached = this.cached(sessionIdOf(request), headers);
+    if (!cached.conversation.fromClient(message.body, message.requestId, { reply, headers })) {
+      reply.fail(409, rpcError(-32600, 'Invalid Request: a request with this id is still waiting for its response', message.requestId ?? null));
+    }
+  }
+
+  listen(request: IncomingMessage, reply: Reply): void {
+    const headers = forwardedHeaders(request);
+    const cached = this.cached(sessionIdOf(request), headers);
+    this.listening.add(reply);
+    reply.onClose(() => this.listening.delete(reply));
+    void this.send(cached, 'GET', undefined, { reply, headers });
+  }
+
+  remove(request: IncomingMessage, response: ServerResponse): void {
+    const id = sessionIdOf(request);
+    if (id !== undefined) this.cache.delete(id);
+    void this.forwarder
+      .send('DELETE', { ...forwardedHeaders(request), ...this.headers }, undefined, AbortSignal.timeout(OWN_REQUEST_MS))
+      .then(async (answer) => response.writeHead(answer.statusCode ?? 502, pick(answer.headers)).end(await bodyOf(answer, REFUSAL_BYTES)))
+      .catch((error: unknown) => {
+        const reason = this.unreachable(error);
+        response.writeHead(502, { 'content-type': 'application/json' }).end(rpcError(TRANSPORT_ERROR, reason));
+      });
+  }
+
+  async close(): Promise<void> {
+    for (const reply of this.listening) reply.end();
+    this.cache.clear();
+    this.forwarder.close();
+  }
+
+  /** The conversation of a session (a fresh one, not kept, for a request without a session id). */
+  private cached(id: string | undefined, headers: Readonly<Record<string, string>>): Cached {
+    const known = id === undefined ? undefined : this.cache.get(id);
+    if (known !== undefined) {
+      this.cache.delete(id!);
+      this.cache.set(id!, known);
+      known.headers = headers;
+      return known;
+    }
+    const fresh: Cached = {
+      headers,
+      conversation: new Conversation(this.options, {
+        toServer: (pieces, exchange) => void this.send(fresh, 'POST', pieces, exchange),
+        // A message on an exchange's answer that arrives after it ended has nowhere to go.
+        unrouted: () => undefined,
+        report: (entry) => this.log.report(entry),
+      }),
+    };
+    if (id === undefined) return fresh;
+    this.cache.set(id, fresh);
+    for (const [oldest, entry] of this.cache) {
+      if (this.cache.size <= this.limits.cachedSessions) break;
+      if (entry.conversation.busy) continue;
+      entry.conversation.stop();
+      this.cache.delete(oldest);
+    }
+    return fresh;
+  }
+
+  /**
+   * Sends one request to the upstream and hands what it answers to the conversation, as part of
+   * `exchange` (the client request it belongs to; none for the proxy session's own tools/list).
+   * The request is abandoned when the client's answer ends (it went away, or has its response).
+   */
+  private async send(cached: Cached, method: 'POST' | 'GET', pieces: readonly Piece[] | undefined, exchange: Exchange | undefined): Promise<void> {
+    const body = pieces === undefined ? undefined : withoutNewline(Buffer.concat(pieces.map(bytesOf)));
+    const accept = method === 'GET' ? 'text/event-stream' : 'application/json, text/event-stream';
+    const headers = { ...(exchange?.headers ?? cached.headers), ...this.headers, accept, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+    // Aborted only while the upstream's answer is being read (an abort makes a DOMException, with its stack).
+    const aborter = exchange === undefined ? undefined : new AbortController();
+    let reading = true;
+    exchange?.reply.onClose(() => reading && aborter!.abort());
+    let response: IncomingMessage;
+    try {
+      response = await this.forwarder.send(method, headers, body, aborter?.signal ?? AbortSignal.timeout(OWN_REQUEST_MS));
+    } catch (error) {
+      if (aborter?.signal.aborted === true) return;
+      this.answer(cached, body, exchange, this.unreachable(error));
+      return;
+    }
+    const status = response.statusCode ?? 502;
+    const session = response.headers['mcp-session-id'];
+    if (typeof session === 'string') exchange?.reply.header('mcp-session-id', session);
+    if (status < 200 || status > 299) {
+      const refusal = await bodyOf(response, REFUSAL_BYTES).catch(() => Buffer.alloc(0));
+      if (exchange === undefined) this.answer(cached, body, undefined, `${this.shown} answered HTTP ${status}`);
+      else exchange.reply.fail(status, refusal, pick(response.headers));
+      return;
+    }
+    const events = (response.headers['content-type'] ?? '').includes('text/event-stream');
+    exchange?.reply.follow(events ? 'sse' : 'json');
+    try {
+      if (events) await this.readEvents(cached, response, exchange);
+      else {
+        const bytes = withoutNewline(await bodyOf(response));
+        reading = false;
+        if (bytes.length > 0) cached.conversation.fromServer(oneLine(bytes), exchange);
+      }
+    } catch {
+      // The upstream broke off its answer, or the client went away.
+    }
+    exchange?.reply.end();
+  }
+
+  /** Hands every `message` event of an SSE answer to the conversation, with its event id. */
+  private async readEvents(cached: Cached, response: IncomingMessage, exchange: Exchange | undefined): Promise<void> {
+    const parser = createParser({
+      onEvent: (event) => {
+        if (event.data !== '' && (event.event === undefined || event.event === 'message')) cached.conversation.fromServer(oneLine(Buffer.from(event.data, 'utf8')), exchange, event.id);
+      },
+    });
+    const decoder = new TextDecoder();
+    for await (const chunk of response) parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
+    parser.feed(decoder.decode());
+  }
+
+  /**
+   * Answers a request the upstream did not: a request with an id gets a JSON-RPC error through
+   * the conversation (so the proxy session's own tools/list is settled too), anything else a 502.
+   */
+  private answer(cached: Cached, body: Buffer | undefined, exchange: Exchange | undefined, reason: string): void {
+    const id = body === undefined ? undefined : readHead(body.toString('latin1'), true)?.id;
+    const message = `schema-coerce gateway: ${reason}`;
+    if (id !== undefined) cached.conversation.fromServer(rpcError(TRANSPORT_ERROR, message, id), exchange);
+    exchange?.reply.fail(502, rpcError(TRANSPORT_ERROR, message));
+  }
+
+  /** Why the upstream could not be reached, naming it (never a header value or a query value). */
+  private unreachable(error: unknown): string {
+    const text = `${this.shown} ${this.redactor.scrub(whyUnreachable(error))}`;
+    this.log.warn(text);
+    return text;
+  }
+}
+
+/** The client's headers that go to the upstream. */
+function forwardedHeaders(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  return headers;
+}
+
+/** The upstream's headers that go back to the client. */
+function pick(headers: IncomingHttpHeaders): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of PASSED_BACK) {
+    const value = headers[name];
+    if (typeof value === 'string') picked[name] = value;
+  }
+  return picked;
+}
+
+function withoutNewline(bytes: Buffer): Buffer {
+  return bytes[bytes.length - 1] === LF ? bytes.subarray(0, -1) : bytes;
+}

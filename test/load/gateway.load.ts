@@ -1,0 +1,180 @@
+/**
+ * The gateway under load and faults, on loopback, bounded: 50 concurrent sessions × 200 calls
+ * through one `--url` gateway and through three replicas behind HAProxy (round-robin, no sticky
+ * sessions), every answer checked against the call it answers (id and content); the upstream
+ * killed mid-load (the calls in flight get a JSON-RPC error naming it, the gateway stays up and
+ * serves new sessions once it is back); one replica killed mid-load (the others keep serving).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import { startGatewayProcess, stopGateways } from '../_helpers/gateway.js';
+import { ROOT } from '../_helpers/run.js';
+import { makeTempDir, removeTempDirs } from '../_helpers/temp.js';
+import { startHttpPeer, type HttpPeer } from '../peers/http-server.js';
+
+const SESSIONS = 50;
+const CALLS = 200;
+const HAPROXY_CONFIG = join(ROOT, 'examples', 'gateway-haproxy.cfg');
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of cleanups.splice(0).reverse()) await close().catch(() => undefined);
+  await stopGateways();
+});
+afterAll(removeTempDirs);
+
+async function upstream(port?: number): Promise<HttpPeer> {
+  const peer = await startHttpPeer({ json: true, ...(port === undefined ? {} : { port }) });
+  cleanups.push(() => peer.close());
+  return peer;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** What became of the calls of a run. */
+interface Tally {
+  ok: number;
+  /** Answers that were JSON-RPC errors or HTTP refusals, by their text. */
+  failed: string[];
+  /** Answers to another call than the one sent (wrong id or content): must stay 0. */
+  misrouted: number;
+}
+
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
+
+/** One session: initialize, initialized, then `calls` calls of `echo` with `count` as a string, one at a time. */
+async function session(url: string, calls: number, tally: Tally, index: number): Promise<void> {
+  const init = await fetch(url, { method: 'POST', headers: HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: `load-${index}`, version: '0' } } }) });
+  const id = init.headers.get('mcp-session-id');
+  await init.arrayBuffer();
+  if (id === null) {
+    tally.failed.push(`initialize: HTTP ${init.status}`);
+    return;
+  }
+  const headers = { ...HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' };
+  await (await fetch(url, { method: 'POST', headers, body: '{"jsonrpc":"2.0","method":"notifications/initialized"}' })).arrayBuffer();
+  for (let call = 1; call <= calls; call++) {
+    const count = index * 100_000 + call;
+    try {
+      const answer = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: call, method: 'tools/call', params: { name: 'echo', arguments: { count: String(count) } } }) });
+      const text = await answer.text();
+      const message = answer.headers.get('content-type')?.includes('application/json') === true ? (JSON.parse(text) as { id?: unknown; result?: { content: { text: string }[] }; error?: { message: string } }) : undefined;
+      if (message?.result !== undefined) {
+        if (message.id === call && message.result.content[0]!.text === `{"count":${count}}`) tally.ok++;
+        else tally.misrouted++;
+      } else if (message?.error !== undefined) {
+        if (message.id !== call && message.id !== null) tally.misrouted++;
+        tally.failed.push(message.error.message);
+      } else tally.failed.push(`HTTP ${answer.status}`);
+    } catch (error) {
+      tally.failed.push(`fetch: ${(error as Error).message}`);
+    }
+  }
+}
+
+async function load(url: string, sessions: number, calls: number): Promise<Tally> {
+  const tally: Tally = { ok: 0, failed: [], misrouted: 0 };
+  await Promise.all(Array.from({ length: sessions }, (_, index) => session(url, calls, tally, index + 1)));
+  return tally;
+}
+
+/** The number of repaired calls a replica's `--log` recorded. */
+function changes(log: string): number {
+  return existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((line) => line.includes('"kind":"change"')).length : 0;
+}
+
+async function haproxy(replicas: readonly string[]): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const [gw1, gw2, gw3] = replicas.map((url) => new URL(url).host);
+  const child = spawn('haproxy', ['-db', '-f', HAPROXY_CONFIG], { env: { ...process.env, FRONT: `127.0.0.1:${port}`, GW1: gw1!, GW2: gw2!, GW3: gw3! }, stdio: ['ignore', 'ignore', 'pipe'] });
+  cleanups.push(async () => {
+    child.kill('SIGKILL');
+  });
+  const url = `http://127.0.0.1:${port}/mcp`;
+  for (let tries = 0; tries < 100; tries++) {
+    if (await fetch(url, { method: 'DELETE' }).then(() => true, () => false)) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url, child };
+}
+
+const HAS_HAPROXY = spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status === 0;
+
+describe('gateway under load', () => {
+  test(`${SESSIONS} sessions × ${CALLS} calls through one gateway: every call repaired and answered to its own caller`, async () => {
+    const server = await upstream();
+    const gateway = await startGatewayProcess(['--lenient', '--max-sessions', '100', '--url', server.url]);
+    const tally = await load(gateway.url, SESSIONS, CALLS);
+    expect(tally.failed).toEqual([]);
+    expect(tally.misrouted).toBe(0);
+    expect(tally.ok).toBe(SESSIONS * CALLS);
+  });
+
+  test.runIf(HAS_HAPROXY)(`${SESSIONS} sessions × ${CALLS} calls through three replicas behind HAProxy, round-robin: the calls of each session spread over all three, each repaired`, async () => {
+    const server = await upstream();
+    const dir = makeTempDir('schema-coerce-gateway-load-');
+    const logs = [1, 2, 3].map((n) => join(dir, `replica-${n}.jsonl`));
+    const replicas = await Promise.all(logs.map((log) => startGatewayProcess(['--lenient', '--log', log, '--url', server.url])));
+    const { url } = await haproxy(replicas.map((replica) => replica.url));
+    const tally = await load(url, SESSIONS, CALLS);
+    expect(tally.failed).toEqual([]);
+    expect(tally.misrouted).toBe(0);
+    expect(tally.ok).toBe(SESSIONS * CALLS);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const counts = logs.map(changes);
+    expect(counts.reduce((sum, count) => sum + count, 0)).toBe(SESSIONS * CALLS);
+    // Round-robin: each replica took about a third of the calls.
+    for (const count of counts) expect(count).toBeGreaterThan((SESSIONS * CALLS) / 4);
+  });
+});
+
+describe('gateway faults', () => {
+  test('the upstream killed mid-load: the calls in flight get a JSON-RPC error naming it; the gateway stays up and serves new sessions once it is back', async () => {
+    let server = await upstream();
+    const port = Number(new URL(server.url).port);
+    const gateway = await startGatewayProcess(['--lenient', '--url', server.url]);
+    const running = load(gateway.url, 20, 100);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    await server.close();
+    const tally = await running;
+    expect(tally.misrouted).toBe(0);
+    expect(tally.ok).toBeGreaterThan(0);
+    expect(tally.failed.length).toBeGreaterThan(0);
+    expect(tally.ok + tally.failed.length).toBe(20 * 100);
+    for (const reason of tally.failed) expect(reason).toMatch(new RegExp(`^schema-coerce gateway: ${server.url.replace(/[.]/g, '\\.')} cannot be reached: |^HTTP 404$`));
+    server = await upstream(port);
+    const after = await load(gateway.url, 5, 20);
+    expect(after).toEqual({ ok: 100, failed: [], misrouted: 0 });
+    expect(gateway.child.exitCode).toBeNull();
+  });
+
+  test.runIf(HAS_HAPROXY)('one replica killed mid-load: the other two keep serving the same sessions', async () => {
+    const server = await upstream();
+    const dir = makeTempDir('schema-coerce-gateway-load-');
+    const logs = [1, 2, 3].map((n) => join(dir, `replica-${n}.jsonl`));
+    const replicas = await Promise.all(logs.map((log) => startGatewayProcess(['--lenient', '--log', log, '--url', server.url])));
+    const { url } = await haproxy(replicas.map((replica) => replica.url));
+    const running = load(url, 20, 150);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    replicas[0]!.child.kill('SIGKILL');
+    const atKill = logs.map(changes);
+    const tally = await running;
+    expect(tally.misrouted).toBe(0);
+    // At most the calls in flight at the dead replica fail (one per session at a time).
+    expect(tally.failed.length).toBeLessThanOrEqual(20);
+    expect(tally.ok + tally.failed.length).toBe(20 * 150);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const atEnd = logs.map(changes);
+    expect(atEnd[0]).toBe(atKill[0]);
+    expect(atEnd[1]! - atKill[1]!).toBeGreaterThan(100);
+    expect(atEnd[2]! - atKill[2]!).toBeGreaterThan(100);
+  });
+});
