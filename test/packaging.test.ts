@@ -17,15 +17,16 @@ import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
  * min+gzip bytes of the whole core entry (lossless-json excluded), and of `coerceArgsJson` alone.
  * The second wave of syntax repairs (control characters, escapes read three ways, Gemma strings,
  * named tool markup) and the token check's own decoder measured 19,382 and 16,004 B, from 16,888
- * and 13,521 B before them; `\N{…}` stays refused rather than ship Python's name table.
+ * and 13,521 B before them; with the schema-level repairs of the same round merged, 21,187 and
+ * 17,816 B. `\N{…}` stays refused rather than ship Python's name table.
  */
-const CORE_BUDGET = 19_700;
-const TEXT_PATH_BUDGET = 16_300;
+const CORE_BUDGET = 21_600;
+const TEXT_PATH_BUDGET = 18_200;
 /**
  * Bytes of every CommonJS file of dist/, unminified: 154 KB when the core was first shared (182 KB
  * after the second wave of syntax repairs), 750 KB when each entry carried a copy of it.
  */
-const CJS_BUDGET = 300_000;
+const CJS_BUDGET = 200_000;
 
 const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name);
 const run = (file: string, args: string[], cwd: string): string => execFileSync(file, args, { cwd, encoding: 'utf8', stdio: 'pipe' });

@@ -103,6 +103,39 @@ describe('the token check reads every rewritten token itself (no trusted rewrite
     expect(() => checkTokensKept(text, text, [1, 9], [{ ...edits[0]!, escapes: 'json' }])).not.toThrow();
   });
 
+  /** Checks `text`, one string token at 1..`end`, written as `to` by an edit claiming `escapes`. */
+  const claimed = (text: string, end: number, to: string, escapes: Edit['escapes']) => () => {
+    const edits: Edit[] = [{ start: 1, end, to, rule: 'quotes', escapes }];
+    checkTokensKept(text, applyEdits(text, edits), [1, end], edits);
+  };
+
+  test.each([
+    ['quotes that do not pair', "['abc\"]", 6, '"abc"', 'python'],
+    ['a \\u escape with two hex digits', "['\\u12']", 7, '"\\u0012"', 'python'],
+    ['a \\U escape past U+10FFFF', "['\\U00110000']", 13, '"x"', 'python'],
+    ['\\8, which is no octal escape', "['\\8']", 5, '"8"', 'python'],
+    ['an octal escape of four digits', "['\\1234']", 8, '"\\u029c"', 'python'],
+    ["\\' read as JSON", "['\\'']", 5, '"\'"', 'json'],
+    ['\\/ read as written', '["a\\/b"]', 7, '"a\\\\/b"', 'literal'],
+    ['a Gemma token too short for two delimiters', '[<|"|>]', 6, '""', 'gemma'],
+    ['a Gemma token with a delimiter inside', '[<|"|>a<|"|>b<|"|>]', 18, '"a<|\\"|>b"', 'gemma'],
+  ] as const)('refused: %s', (_name, text, end, to, escapes) => {
+    expect(claimed(text, end, to, escapes)).toThrow(/would not keep every string/);
+  });
+
+  test.each([
+    ['an octal escape stops at three digits', "['\\1234']", 8, '"S4"', 'python'],
+    ['\\/ read as JSON', '[\u201ca\\/b\u201d]', 7, '"a/b"', 'json'],
+    ['a Gemma token as written', '[<|"|>a\\b<|"|>]', 14, '"a\\\\b"', 'gemma'],
+  ] as const)('kept: %s', (_name, text, end, to, escapes) => {
+    expect(claimed(text, end, to, escapes)).not.toThrow();
+  });
+
+  test('a rewrite whose every character differs from the input token is refused, as one that differs in one', () => {
+    expect(forged("['ab']", 1, '"cd"')).toThrow(/would not keep every string/);
+    expect(forged('{ab: 1}', 1, '"cd"')).toThrow(/would not keep every string/);
+  });
+
   test('an unquoted key written as another name is refused', () => {
     expect(forged('{abc: 1}', 1, '"abd"')).toThrow(/would not keep every string/);
   });

@@ -61,6 +61,26 @@ describe(`syntax repair properties (seed ${seed}, ${numRuns} runs each)`, () => 
     }), { seed, numRuns });
   });
 
+  test('an object with raw control characters inside its strings repairs to the escaped object', () => {
+    const control = fc.string({ unit: fc.oneof(fc.integer({ min: 0, max: 0x1f }).map((code) => String.fromCharCode(code)), fc.constantFrom('a', ' ', '"', '\\', '\u00e9')), maxLength: 8 });
+    /** JSON text with every string's control characters left raw (quotes and backslashes escaped). */
+    const raw = (value: unknown): string => {
+      if (typeof value === 'string') return `"${value.replace(/["\\]/g, '\\$&')}"`;
+      if (Array.isArray(value)) return `[${value.map(raw).join(',')}]`;
+      if (value !== null && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${raw(k)}: ${raw(v)}`).join(', ')}}`;
+      return JSON.stringify(value);
+    };
+    const objects = fc.dictionary(control, fc.oneof(control, fc.array(control, { maxLength: 3 }), fc.integer()), { minKeys: 1, maxKeys: 4 });
+    fc.assert(fc.property(objects, (args) => {
+      const text = raw(args);
+      const controls = /[\u0000-\u001f]/.test(text);
+      const call = prepareToolCall(text, { type: 'object' }, { lenient: true });
+      expect(call.ok).toBe(true);
+      expect(call.json === text ? text : JSON.stringify(JSON.parse(call.json))).toBe(controls ? JSON.stringify(args) : text);
+      expect(call.changes.map((change) => change.rule)).toEqual(controls ? ['control-character'] : []);
+    }), { seed, numRuns });
+  });
+
   test('every proper prefix of an object text is refused as cut off', () => {
     const objects = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 5 });
     fc.assert(fc.property(objects, indent, fc.boolean(), (args, space, python) => {
