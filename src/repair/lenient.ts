@@ -92,8 +92,8 @@ export function convertLeniently(value: unknown, node: PlanNode, rules: Rules, c
       }
     }
     if (rules.booleans && (mask & TYPE_BITS.boolean) !== 0) {
-      if (value === 'true' || value === '1') candidates.push({ value: true, rule: 'string-to-boolean' });
-      if (value === 'false' || value === '0') candidates.push({ value: false, rule: 'string-to-boolean' });
+      if (value === 'true' || value === 'True' || value === '1') candidates.push({ value: true, rule: 'string-to-boolean' });
+      if (value === 'false' || value === 'False' || value === '0') candidates.push({ value: false, rule: 'string-to-boolean' });
     }
     if (rules.nulls && (mask & TYPE_BITS.null) !== 0 && value === 'null') {
       candidates.push({ value: null, rule: 'string-to-null' });
