@@ -36,9 +36,17 @@ export function readArgsText(text: string, schema: unknown, syntax: boolean, str
   return read.value === null && nullAsObject(rootPlan()) ? nullArguments(read) : read;
 }
 
-/** True when a root `null` means "no arguments": the root accepts an object, not `null`, and requires nothing. */
+/**
+ * True when a root `null` means "no arguments": the root accepts an object, not `null`, and
+ * requires nothing. False when the schema cannot say (its `required` throws): the `null` stays.
+ */
 function nullAsObject(root: PlanNode | null): boolean {
-  return root !== null && (root.accept & TYPE_BITS.object) !== 0 && (root.accept & TYPE_BITS.null) === 0 && root.required().length === 0;
+  if (root === null || (root.accept & TYPE_BITS.object) === 0 || (root.accept & TYPE_BITS.null) !== 0) return false;
+  try {
+    return root.required().length === 0;
+  } catch {
+    return false;
+  }
 }
 
 /** `{}` read in place of a root `null`, and the change that says so (after any repair made to read it). */
