@@ -178,7 +178,10 @@ class Reader {
           }
           this.edit(comma, comma + 1, '', 'trailing-comma', before);
         }
-        if (next !== closing) source.fail(this.i, `Expected ',' or '${isArray ? ']' : '}'}' but got ${source.describe(this.i)}`);
+        if (next !== closing) {
+          this.markup(this.i);
+          source.fail(this.i, `Expected ',' or '${isArray ? ']' : '}'}' but got ${source.describe(this.i)}`);
+        }
         open.pop();
         this.i++;
         if (open.length === 0) this.rootClose = closing;
@@ -196,7 +199,10 @@ class Reader {
       this.string(at);
     } else {
       WORD.lastIndex = at;
-      if (!WORD.test(body)) source.fail(at, `Expected an object key but got ${source.describe(at)}`);
+      if (!WORD.test(body)) {
+        this.markup(at);
+        source.fail(at, `Expected an object key but got ${source.describe(at)}`);
+      }
       const end = WORD.lastIndex;
       // An identifier holds nothing JSON escapes.
       const json = `"${body.slice(at, end)}"`;
@@ -206,7 +212,10 @@ class Reader {
     }
     this.skip();
     if (this.i >= body.length) source.cut(this.i, 'the text ends after a key');
-    if (body.charCodeAt(this.i) !== 0x3a) source.fail(this.i, `Expected ':' but got ${source.describe(this.i)}`);
+    if (body.charCodeAt(this.i) !== 0x3a) {
+      this.markup(this.i);
+      source.fail(this.i, `Expected ':' but got ${source.describe(this.i)}`);
+    }
     this.i++;
   }
 
