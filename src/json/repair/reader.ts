@@ -326,14 +326,14 @@ class Reader {
   }
 
   /**
-   * What follows a complete root value: one closing bracket of the root container's own kind,
-   * with nothing after it, is dropped; another value, prose or anything else is refused.
+   * What follows a complete root value: one closing bracket (`]` or `}`, of either kind) after a
+   * root container, with nothing after it, is dropped; another value, prose or anything else is refused.
    */
   private after(): void {
     const { body, i } = this;
     const source: Source = this.source;
     const code = body.charCodeAt(i);
-    if (code === this.rootClose) {
+    if (this.rootClose !== -1 && (code === 0x5d || code === 0x7d)) {
       // Comments after it are recorded first: its edit goes before theirs.
       const before = this.edits.length;
       this.i = i + 1;
