@@ -11,7 +11,7 @@ export type { IntegerRange, JsonType };
 export interface LenientRules {
   /** Numeric strings to integers and numbers (`"1"` → `1`, `"100.50"` → `100.50`). */
   readonly strings?: boolean;
-  /** `"true"`/`"1"`/`1` → `true`, `"false"`/`"0"`/`0` → `false`; nothing else. */
+  /** `"true"`/`"True"`/`"1"`/`1` → `true`, `"false"`/`"False"`/`"0"`/`0` → `false`; nothing else (not `"TRUE"`). */
   readonly booleans?: boolean;
   /**
    * A scalar where only arrays are accepted becomes a one-element array (`"a"` → `["a"]`); a string
@@ -27,7 +27,15 @@ export interface LenientRules {
   /**
    * Text that is not strict JSON but has exactly one reading is repaired (code fence, BOM,
    * comments, trailing commas, single and typographic quotes, unquoted keys, `True`/`False`/`None`,
-   * blank text as `{}`, double-encoded arguments); cut-off text is refused as `truncated`.
+   * blank text as `{}`, double-encoded arguments; raw control characters in strings escaped
+   * (`control-character`); `\n`, `\r`, `\t` written out between tokens read as layout
+   * (`escaped-layout`); a string whose every backslash opens no JSON escape read with literal
+   * backslashes (`literal-backslash`); Python's escapes decoded in a Python literal
+   * (`python-escape`); one stray `]` or `}` after a root object or array dropped
+   * (`stray-bracket`); a root `null` as `{}` where the root accepts an object, not `null`, and
+   * requires nothing (`null-arguments`); Gemma's `<|"|>` strings (`gemma-string`)). Cut-off text
+   * is refused as `truncated`; tool-call markup, mixed escapes and other text with more than one
+   * reading are refused.
    */
   readonly syntax?: boolean;
   /** A string that is no enum or const member but equals exactly one after trimming and case folding becomes it. */
