@@ -31,7 +31,16 @@ export class Forwarder {
       this.url,
       (target) =>
         new Promise<IncomingMessage>((resolve, reject) => {
-          const sent = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, { method, headers: sized, agent: this.agent, signal }, resolve);
+          const sent = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, { method, headers: sized, agent: this.agent }, (answer) => {
+            // An abort while the body is read errors the answer too: its reader sees it, and it is no crash.
+            answer.on('error', () => undefined);
+            resolve(answer);
+          });
+          // Not `signal` of `request`: with a keep-alive agent it reaches the socket, which a later
+          // abort would destroy while another request uses it.
+          const abort = (): void => void sent.destroy();
+          signal.addEventListener('abort', abort, { once: true });
+          sent.once('close', () => signal.removeEventListener('abort', abort));
           sent.on('error', reject);
           sent.end(body);
         }),
