@@ -7,6 +7,14 @@ export default defineConfig([
   {
     entry: { index: 'src/index.ts', validate: 'src/validate.ts', render: 'src/render.ts', mcp: 'src/mcp.ts', ai: 'src/ai.ts', 'openai-agents': 'src/openai-agents.ts', langchain: 'src/langchain.ts', mastra: 'src/mastra.ts' },
     format: ['esm', 'cjs'],
+    // The entries share the core in chunks, in both formats: without this, each CommonJS entry
+    // would carry its own copy of it (esbuild splits ESM only; tsup splits CJS on request).
+    splitting: true,
+    // A CommonJS chunk may not mention `import.meta` (esbuild empties it only in unsplit CJS):
+    // its one use, in the synchronous validator loader, is behind a `__filename` test CJS passes.
+    esbuildOptions(options, { format }) {
+      if (format === 'cjs') options.define = { ...options.define, 'import.meta.url': 'undefined' };
+    },
     dts: true,
     clean: true,
     target: 'node18',

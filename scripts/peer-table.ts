@@ -49,7 +49,8 @@ function viaAjv(trap: Trap): string {
 
 function viaSchemaCoerce(trap: Trap): string {
   const args = parseArgs(`{"v":${trap.input}}`);
-  const { value, refusals } = coerceArgs(args, { properties: { v: trap.schema } }, { lenient: true });
+  // `v` is required: the traps are about the value (an optional null would be removed, rule optionalNull).
+  const { value, refusals } = coerceArgs(args, { properties: { v: trap.schema }, required: ['v'] }, { lenient: true });
   const text = '`' + stringifyArgs((value as Record<string, unknown>)['v']) + '`';
   if (refusals.length > 0) return `${text}, refused (${refusals[0]!.reason})`;
   return value === args ? `${text}, already valid` : text;

@@ -7,5 +7,5 @@
 export { validateArgs } from './report/validate.js';
 export { findUndeclaredKeys, renameUnambiguousKeys } from './report/undeclared.js';
 export type { JsonSchemaValidatorProvider, ValidateOptions, ValidationResult, ValidatorKind } from './report/validate.js';
-export type { UndeclaredKey } from './report/undeclared.js';
+export type { KeyRenames, UndeclaredKey } from './report/undeclared.js';
 export type { ValidationIssue } from './report/message.js';

@@ -74,6 +74,11 @@ describe('one line per object, shallow first', () => {
     expect(lines({ schema: { properties: { a: false } }, args: { a: {} }, errors: [required('/a', 'x')] })[1]).toBe('At /a, expected parameters: (not known). Missing required: x.');
     expect(lines({ schema: 'not a schema', args: {}, errors: [required('', 'x')] })[1]).toBe('Expected parameters: (not known). Missing required: x.');
     expect(lines({ schema: place, args: { city: 'x' }, errors: [required('/city/deeper', 'x')] })[1]).toBe('At /city/deeper, expected parameters: (not known). Missing required: x.');
+    expect(lines({ schema: { properties: { a: false } }, args: { a: { b: {} } }, errors: [required('/a/b', 'x')] })[1]).toBe('At /a/b, expected parameters: (not known). Missing required: x.');
+  });
+
+  test('a path that is no JSON Pointer names no object of the plan: "(not known)", never the root\'s parameters', () => {
+    expect(lines({ schema: place, args: {}, errors: [required('city', 'x')] }).slice(1, -1)).toEqual(['At city, expected parameters: (not known). Missing required: x.']);
   });
 
   test('an object that declares nothing is "(none declared)"', () => {
@@ -85,8 +90,8 @@ describe('the missing names', () => {
   const schema = { properties: { q: { type: 'string' } } };
   test.each([
     ['params.missingProperty', { params: { missingProperty: 'q' }, message: 'is required' }, 'q'],
-    ['single quotes in the words', { message: "must have required property 'q'" }, 'q'],
-    ['double quotes in the words', { message: 'must have required property "q"' }, 'q'],
+    ['single quotes in the words', { message: "must have required property 'query'" }, 'query'],
+    ['double quotes in the words', { message: 'must have required property "query"' }, 'query'],
     ['an empty quoted name', { message: "must have required property ''" }, null],
     ['params that are not a string fall back to the words', { params: { missingProperty: 7 }, message: "missing 'q'" }, 'q'],
   ])('%s', (_name, error, name) => {
@@ -121,6 +126,7 @@ describe('the parameter list', () => {
     ['an array of anything', { type: 'array' }, 'p (array)'],
     ['an array past its tuple', { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'boolean' } }, 'p (array of boolean)'],
     ['an array or a string is not "array of"', { type: ['array', 'string'], items: { type: 'integer' } }, 'p (string or array)'],
+    ['an array or an object is not "array of"', { type: ['array', 'object'], items: { type: 'integer' } }, 'p (array or object)'],
   ])('%s', (_name, property, shown) => {
     expect(described(property)).toBe(`Expected parameters: ${shown}. You sent undeclared key(s): x.`);
   });

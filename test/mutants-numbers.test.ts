@@ -5,7 +5,7 @@
  * and float64 overflow. Every expected answer is decimal arithmetic on the text.
  */
 import { describe, expect, test } from 'vitest';
-import { fitsFloat64, isJsonNumberLiteral, isWholeLiteral, restoreInteger, toIntegerLiteral, type IntegerRange } from '../src/json/numbers.js';
+import { fitsFloat64, isJsonNumberLiteral, isWholeLiteral, restoreInteger, toIntegerLiteral, wholeDecimalDot, type IntegerRange } from '../src/json/numbers.js';
 
 describe('isWholeLiteral', () => {
   test.each([
@@ -103,5 +103,18 @@ describe('fitsFloat64', () => {
     ['1e308', true], ['1.7976931348623157e308', true], ['1.8e308', false], ['1e309', false], ['-1e309', false], ['1e-400', true], ['0', true],
   ])('%s: %s', (literal, fits) => {
     expect(fitsFloat64(literal)).toBe(fits);
+  });
+});
+
+describe('wholeDecimalDot, the N.0 fast path of restoreInteger', () => {
+  // The index of the dot for the shapes it takes, -1 for every other text: restoreInteger's answers
+  // are the same either way (the exact path agrees), so only this says the fast path still runs.
+  test.each([
+    ['5.0', 1], ['0.0', 1], ['-5.0', 2], ['42.000', 2], ['-42.00', 3], ['123456789012345.0', 15], ['-123456789012345.0', 16],
+    ['1234567890123456.0', -1], ['-1234567890123456.0', -1],
+    ['5', -1], ['5.', -1], ['.0', -1], ['-.0', -1], ['-', -1], ['', -1], ['5.5', -1], ['5.01', -1], ['5.00001', -1], ['5.0x', -1], ['5.x', -1],
+    ['00.0', -1], ['05.0', -1], ['-0.0', -1], ['-05.0', -1], ['5e0', -1], ['5.0e0', -1], ['5:.0', -1], ['5/.0', -1], ['x5.0', -1], ['5,0', -1],
+  ])('%j: %d', (text, dot) => {
+    expect(wholeDecimalDot(text)).toBe(dot);
   });
 });

@@ -21,6 +21,8 @@ import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
  */
 const CORE_BUDGET = 19_700;
 const TEXT_PATH_BUDGET = 16_300;
+/** Bytes of every CommonJS file of dist/, unminified: 154 KB with the core shared, 750 KB when each entry carried a copy. */
+const CJS_BUDGET = 200_000;
 
 const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name);
 const run = (file: string, args: string[], cwd: string): string => execFileSync(file, args, { cwd, encoding: 'utf8', stdio: 'pipe' });
@@ -101,6 +103,17 @@ describe('packaging', () => {
       console.log(coerceArgsJson('{"n":5.0}', schema), validateArgs({ m: 1 }, schema).ok, renderSchemaForModel(schema).length > 0,
         typeof withServerArgCoercion, typeof createToolCallRepair, typeof coerceMcpServer, typeof loadCoercedMcpTools, mastraTool.inputSchema['~standard'].validate({ n: 'x' }).issues[0].message.split('\\n')[1]);`;
     expect(run('node', ['--input-type=commonjs', '-e', script], consumer)).toBe('{"n":5} false true function function function function /n: must be integer; you sent "x".\n');
+  });
+
+  test('the entries share the core: one chunk of each format holds it, and the CommonJS files stay within their budget', () => {
+    const dist = join(consumer, 'node_modules', 'schema-coerce', 'dist');
+    const code = readdirSync(dist).filter((name) => /\.c?js$/.test(name) && name !== 'cli.js');
+    // The integer rule's name is written once, in the core's walk: a copy of the core repeats it.
+    const holding = code.filter((name) => readFileSync(join(dist, name), 'utf8').includes('"integer-literal"'));
+    expect(holding.filter((name) => name.endsWith('.cjs'))).toHaveLength(1);
+    expect(holding.filter((name) => name.endsWith('.js'))).toHaveLength(1);
+    const cjsBytes = code.filter((name) => name.endsWith('.cjs')).reduce((sum, name) => sum + readFileSync(join(dist, name)).length, 0);
+    expect(cjsBytes).toBeLessThanOrEqual(CJS_BUDGET);
   });
 
   test('the bin runs from the installed package', () => {

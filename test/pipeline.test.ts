@@ -11,15 +11,14 @@ const SCHEMA = {
 
 describe('prepareToolCall', () => {
   test.each([
-    ['true', true, 'boolean true'],
-    ['a string', 'ajv', 'string ajv'],
+    ['true', true, 'true'],
+    ['a string', 'ajv', 'ajv'],
     ['the validator module instead of its function', { validateArgs }, 'an object'],
     ['null', null, 'null'],
   ])('validate: %s is a TypeError, never a call that reads as validated', (_name, validate, got) => {
     for (const args of ['{"line":"five","filePath":"a.go"}', 'not json', { line: 'five' }]) {
       expect(() => prepareToolCall(args, SCHEMA, { validate } as never)).toThrow(new TypeError(
-        `[schema-coerce] prepareToolCall: validate must be a validator function, such as validateArgs from 'schema-coerce/validate', or false; got ${got}. ` +
-          'The core does not load Ajv itself: import validateArgs and pass it (the MCP and framework adapters accept validate: true and load it for you).',
+        `[schema-coerce] prepareToolCall: validate must be a function (validateArgs from 'schema-coerce/validate') or false, not ${got}`,
       ));
     }
   });
@@ -105,6 +104,36 @@ describe('prepareToolCall', () => {
     const call = prepareToolCall('{"thought_number":3.0}', schema, { renameUnambiguous: true, validate: validateArgs, rejectUndeclared: true });
     expect(call).toMatchObject({ ok: true, json: '{"thoughtNumber":3}' });
     expect(call.changes.map((c) => c.rule)).toEqual(['rename-key', 'integer-literal']);
+  });
+
+  test('a rename alone is dispatched: the text has the new name, not only the report', () => {
+    const schema = { type: 'object', properties: { thoughtNumber: { type: 'integer' } } };
+    for (const lenient of [false, true]) {
+      const call = prepareToolCall('{"thought_number": 1}', schema, { renameUnambiguous: true, lenient });
+      expect(call).toMatchObject({ ok: true, json: '{"thoughtNumber":1}', args: { thoughtNumber: expect.anything() } });
+      expect(call.changes).toEqual([{ path: '/thoughtNumber', from: '"thought_number"', to: '"thoughtNumber"', rule: 'rename-key' }]);
+    }
+  });
+
+  test('two keys that mean one declared name are refused with both named, never one value dropped (#29)', () => {
+    const schema = { properties: { thoughtNumber: { type: 'integer' } } };
+    const text = '{"thought_number":1,"ThoughtNumber":2}';
+    const call = prepareToolCall(text, schema, { renameUnambiguous: true, toolName: 'think' });
+    expect(call.ok).toBe(false);
+    expect(call.json).toBe(text);
+    expect(call.changes).toEqual([]);
+    expect(call.undeclared).toEqual([
+      { path: '/thought_number', key: 'thought_number', suggestion: 'thoughtNumber' },
+      { path: '/ThoughtNumber', key: 'ThoughtNumber', suggestion: 'thoughtNumber' },
+    ]);
+    expect(call.message).toBe(
+      'Invalid parameters for tool "think": the parameter names do not match the tool schema.\n' +
+        'Expected parameters: thoughtNumber (integer). You sent undeclared key(s): thought_number (did you mean thoughtNumber?), ThoughtNumber (did you mean thoughtNumber?).\n' +
+        'Correct the parameters and call the tool again.',
+    );
+    // A validator's own verdict comes first; without renaming, the keys are only undeclared.
+    expect(prepareToolCall(text, schema, { renameUnambiguous: true, validate: validateArgs, rejectUndeclared: true }).undeclared).toHaveLength(2);
+    expect(prepareToolCall(text, schema).ok).toBe(true);
   });
 
   test('the MCP SDK\'s own Ajv provider plugs in', () => {

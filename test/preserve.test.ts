@@ -95,6 +95,14 @@ describe('the token check reads every rewritten token itself (no trusted rewrite
     expect(forged(text, 1, wrong)).toThrow(/would not keep every string/);
   });
 
+  test('a token written as the same characters is still held to the reading claimed for it', () => {
+    // `"C:\new"` as written has a newline in JSON; read as written it has a backslash and an n.
+    const text = '["C:\\new"]';
+    const edits: Edit[] = [{ start: 1, end: 9, to: '"C:\\new"', rule: 'literal-backslash', escapes: 'literal' }];
+    expect(() => checkTokensKept(text, text, [1, 9], edits)).toThrow(/would not keep every string/);
+    expect(() => checkTokensKept(text, text, [1, 9], [{ ...edits[0]!, escapes: 'json' }])).not.toThrow();
+  });
+
   test('an unquoted key written as another name is refused', () => {
     expect(forged('{abc: 1}', 1, '"abd"')).toThrow(/would not keep every string/);
   });

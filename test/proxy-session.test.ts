@@ -96,6 +96,9 @@ describe("the proxy's own tools/list", () => {
     vi.advanceTimersByTime(10_000);
     const late = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: own()[0]!.id, result: { tools: [] } }));
     expect(session.serverPasses(late)).toBe(false);
+    expect(session.serverStreams(late)).toBe(false);
+    // Any other long line still streams, though a reply is awaited (it may never come).
+    expect(session.serverStreams(Buffer.from('{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"xxxx'))).toBe(true);
     session.fromServer(late, true);
     expect(toClient).toEqual([]);
     // Answered, nothing of the proxy's is pending: the server's lines pass again, and stream.

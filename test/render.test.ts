@@ -55,6 +55,25 @@ describe('rendering hostile schemas', () => {
     }
   });
 
+  test('every budget gets whole parts: the heading, the fenced JSON (cut, the fence closed) and a note, or less of them, never a line cut short', () => {
+    const schema = { type: 'object', properties: { alpha: { type: 'string', description: 'x'.repeat(200) }, beta: { type: 'integer' } }, required: ['beta'] };
+    const whole = renderSchemaForModel(schema, { toolName: 'search', maxChars: 100_000 }).split('\n');
+    for (let maxChars = 0; maxChars <= 700; maxChars++) {
+      const text = renderSchemaForModel(schema, { toolName: 'search', maxChars });
+      expect(text.length).toBeLessThanOrEqual(maxChars);
+      if (text === '') continue;
+      const lines = text.split('\n');
+      const json = lines.indexOf('```json');
+      for (const [i, line] of lines.entries()) {
+        if (i === json + 1 && json !== -1) expect(whole[3]!.startsWith(line)).toBe(true);
+        else if (line.startsWith('[Schema')) expect(line).toMatch(/^\[Schema (truncated|not shown): [^\]]*\.\]$/);
+        else expect(whole).toContain(line);
+      }
+      if (json !== -1) expect(lines[json + 2]).toBe('```');
+      if (text !== whole.join('\n')) expect(lines.at(-1)).toMatch(/^\[Schema/);
+    }
+  });
+
   test('a cut never splits a surrogate pair', () => {
     const schema = { properties: { a: { description: '😀'.repeat(500) } } };
     for (let maxChars = 300; maxChars < 330; maxChars++) {

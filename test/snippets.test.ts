@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ROOT } from './_helpers/run.js';
@@ -116,6 +116,59 @@ describe.each(documents(ROOT).filter((file) => all.some((fence) => fence.file ==
         }
     }
   });
+});
+
+test('every ts snippet type-checks as written (strict, against the sources)', () => {
+  const dir = join(WORK, 'types');
+  mkdirSync(dir, { recursive: true });
+  const files = all.filter((fence) => fence.lang === 'ts' || fence.lang === 'typescript').map((fence) => {
+    const name = `${fence.file.replace(/[^\w]+/g, '-')}-${fence.line}.ts`;
+    // `export {}` keeps a block without imports a module of its own, as it runs.
+    writeFileSync(join(dir, name), `${fence.lines.join('\n')}\nexport {};\n`);
+    return [name, fence] as const;
+  });
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022', lib: ['ES2022'], module: 'ESNext', moduleResolution: 'Bundler', types: ['node'], strict: true,
+      exactOptionalPropertyTypes: true, skipLibCheck: true, noEmit: true, baseUrl: ROOT,
+      paths: { 'schema-coerce': ['src/index.ts'], 'schema-coerce/*': ['src/*.ts'] },
+    },
+    files: files.map(([name]) => name),
+  }));
+  const run = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], { cwd: ROOT, encoding: 'utf8' });
+  // tsc names a snippet's file and line: name them by their place in the Markdown file instead.
+  const byName = new Map(files);
+  const errors = run.stdout.replace(/^(?:.*[\\/])?([\w-]+\.ts)\((\d+),\d+\)/gm, (all, name: string, line: string) => {
+    const fence = byName.get(name);
+    return fence === undefined ? all : `${fence.file}:${fence.line + Number(line)}`;
+  });
+  expect(errors.trim(), 'the snippets do not type-check').toBe('');
+  expect(run.status).toBe(0);
+}, 180_000);
+
+/** The anchors a Markdown file offers: its headings, as GitHub spells them, and explicit ids. */
+function anchors(file: string): Set<string> {
+  const text = readFileSync(join(ROOT, file), 'utf8').replace(/^(```|~~~)[^]*?^\1/gm, '');
+  const found = new Set<string>();
+  for (const [, heading] of text.matchAll(/^#{1,6} (.+)$/gm)) {
+    const slug = heading!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    let unique = slug;
+    for (let n = 1; found.has(unique); n++) unique = `${slug}-${n}`;
+    found.add(unique);
+  }
+  for (const [, id] of text.matchAll(/<a id="([^"]+)"/g)) found.add(id!);
+  return found;
+}
+
+test.each(documents(ROOT))('every relative link of %s resolves, its anchor included', (file) => {
+  const text = readFileSync(join(ROOT, file), 'utf8').replace(/^(```|~~~)[^]*?^\1/gm, '');
+  for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+    if (/^[a-z]+:/.test(target!)) continue;
+    const [path, anchor] = target!.split('#') as [string, string | undefined];
+    const resolved = path === '' ? file : join(file, '..', path);
+    expect(existsSync(join(ROOT, resolved)), `${file}: the link ${target} leads nowhere`).toBe(true);
+    if (anchor !== undefined) expect(anchors(resolved).has(anchor), `${file}: ${resolved} has no anchor #${anchor}`).toBe(true);
+  }
 });
 
 describe('the harness', () => {

@@ -50,9 +50,27 @@ describe('renameUnambiguousKeys', () => {
   test('leaves a key alone when the declared name is already there, or two names match', () => {
     const ambiguous = { properties: { user_id: {}, userId: {} } };
     const args = { userid: 1 };
-    expect(renameUnambiguousKeys(args, ambiguous)).toEqual({ value: args, changes: [] });
+    expect(renameUnambiguousKeys(args, ambiguous)).toEqual({ value: args, changes: [], conflicts: [] });
     const present = { thought_number: 1, thoughtNumber: 2 };
     expect(renameUnambiguousKeys(present, schema).value).toBe(present);
+  });
+
+  test('two keys that mean one declared name are both left as they are, and listed', () => {
+    const args = deepFreeze(parseArgs('{"thought_number":1,"ThoughtNumber":2,"nested":{"styleId":"x","style-id":"y","STYLE_ID":"z"},"list":[{"max-results":3}]}'));
+    const { value, changes, conflicts } = renameUnambiguousKeys(args, schema);
+    expect(stringifyArgs(value)).toBe('{"thought_number":1,"ThoughtNumber":2,"nested":{"styleId":"x","style-id":"y","STYLE_ID":"z"},"list":[{"maxResults":3}]}');
+    expect(changes).toEqual([{ path: '/list/0/maxResults', from: '"max-results"', to: '"maxResults"', rule: 'rename-key' }]);
+    expect(conflicts).toEqual([
+      { path: '/thought_number', key: 'thought_number', suggestion: 'thoughtNumber' },
+      { path: '/ThoughtNumber', key: 'ThoughtNumber', suggestion: 'thoughtNumber' },
+      { path: '/nested/styleId', key: 'styleId', suggestion: 'style_id' },
+      { path: '/nested/style-id', key: 'style-id', suggestion: 'style_id' },
+      { path: '/nested/STYLE_ID', key: 'STYLE_ID', suggestion: 'style_id' },
+    ]);
+    // A conflict in one object does not stop a rename in its sibling.
+    const sibling = renameUnambiguousKeys(deepFreeze({ thought_number: 1, nested: { styleId: 'x' } }), schema);
+    expect(sibling.value).toEqual({ thoughtNumber: 1, nested: { style_id: 'x' } });
+    expect(sibling.conflicts).toEqual([]);
   });
 
   test('a rename under a __proto__ key stays data, never a prototype', () => {

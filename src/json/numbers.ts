@@ -90,9 +90,10 @@ export function toIntegerLiteral(text: string, range: IntegerRange): string | No
 /**
  * The index of the `.` of `text` when it is `N.0…`, every fraction digit a zero, with a canonical
  * integer part of at most 15 digits other than `-0`, so that `text.slice(0, dot)` is its integer
- * literal; else -1. Allocates nothing.
+ * literal; else -1. Allocates nothing. Exported for its tests: which shapes the fast path takes is
+ * invisible in `restoreInteger`'s answers, since the exact path gives the same ones.
  */
-function wholeDecimalDot(text: string): number {
+export function wholeDecimalDot(text: string): number {
   const end = text.length;
   const first = text.charCodeAt(0) === 0x2d ? 1 : 0;
   let dot = first;

@@ -9,6 +9,7 @@ import { skipSpace } from '../json/scanner.js';
 import { markTruncation } from '../json/repair/repair.js';
 import { readArgsText } from './read-text.js';
 import type { CoerceOptions, CoerceResult, Refusal } from './types.js';
+import { unwrapArguments } from './unwrap.js';
 import { Coercion, walk } from './walk.js';
 
 export type { TextEdit } from './text-path.js';
@@ -27,7 +28,7 @@ const RANGES: readonly IntegerRange[] = ['int64', 'safe', 'unbounded'];
  *
  * @param args - Arguments, typically from `parseArgs` so numbers keep their literal text.
  * @param schema - The tool's input JSON Schema. Anything that is not an object schema is a no-op.
- * @param options - `integerRange` and `lenient`.
+ * @param options - `integerRange`, `lenient`, and `toolName` (for the lenient `unwrap` rule).
  * @returns `{ value, changes, refusals }`; `value` is `args` itself when nothing changed.
  * @example
  * const { value, changes } = coerceArgs(parseArgs('{"line":5.0}'), { properties: { line: { type: 'integer' } } })
@@ -39,7 +40,9 @@ export function coerceArgs(args: unknown, schema: unknown, options?: CoerceOptio
   try {
     const plan = planFor(schema);
     if (!hasWork(plan, coercion.work)) return { value: args, changes: NOTHING, refusals: NOTHING };
-    const value = walk(args, plan, coercion);
+    const unwrapped = coercion.rules?.unwrap === true ? unwrapArguments(args, plan, options?.toolName) : undefined;
+    if (unwrapped !== undefined) coercion.changes.push({ path: '', from: unwrapped.keys.map((key) => JSON.stringify(key)).join(','), to: '', rule: 'unwrap' });
+    const value = walk(unwrapped?.inner ?? args, plan, coercion);
     return { value, changes: coercion.changes, refusals: coercion.refusals };
   } catch (error) {
     return { value: args, changes: NOTHING, refusals: [unreadable(args, error)] };
@@ -66,14 +69,15 @@ export function coerceIntegerArgs<T>(args: T, schema: unknown, options?: CoerceO
  * Text in, text out. One pass over the text rewrites only the tokens that change (the number
  * tokens at integer positions, and with `lenient` the scalars lenient rules convert, each written
  * as compact JSON) and copies every other byte as it is, white space included. When nothing
- * changes, the input string itself comes back. An object that repeats a key is read by the
- * object model instead, and then written back as compact JSON. Under the lenient `syntax` rule,
+ * changes, the input string itself comes back. An object that repeats a key, and arguments a
+ * lenient shape rule may reshape (an optional null, a flattened key, a wrapper), are read by the
+ * object model instead, and then written back as compact JSON when it changes them. Under the lenient `syntax` rule,
  * text that is not JSON but has exactly one reading is repaired first (and a string holding the
  * arguments object is unwrapped); cut-off text is refused as `truncated`, never completed.
  *
  * @param text - The raw arguments JSON, e.g. an OpenAI-style `arguments` string.
  * @param schema - The tool's input JSON Schema.
- * @param options - `integerRange` and `lenient`.
+ * @param options - `integerRange`, `lenient`, and `toolName` (for the lenient `unwrap` rule).
  * @returns The coerced JSON text.
  * @throws {ArgsParseError} When `text` is not JSON (or not repairable); `truncated: true` when it
  *   was cut off (it is never completed). Nothing partial is returned.

@@ -30,6 +30,9 @@ export function resolveRules(lenient: boolean | LenientRules | undefined): Rules
     numbersToStrings: given.numbersToStrings !== false,
     syntax: given.syntax !== false,
     enumCase: given.enumCase !== false,
+    optionalNull: given.optionalNull !== false,
+    unwrap: given.unwrap !== false,
+    flattenedKey: given.flattenedKey !== false,
   };
 }
 
@@ -66,6 +69,8 @@ export function convertLeniently(value: unknown, node: PlanNode, rules: Rules, c
   const mask = node.accept;
   const candidates: Candidate[] = [];
   let failure: NotInteger | undefined;
+  /** A string withheld from the one-element array because it holds a list separator. */
+  let separated = false;
 
   if (typeof value === 'string') {
     const trimmed = value.trim();
@@ -98,7 +103,7 @@ export function convertLeniently(value: unknown, node: PlanNode, rules: Rules, c
       : undefined;
     if (parsed !== undefined) candidates.push(parsed);
     // Text that opens like an array or object is never wrapped: `["['a']"]` would be a wrong value.
-    else if (trimmed[0] !== '[' && trimmed[0] !== '{') wrapInArray(value, node, rules, context, candidates);
+    else if (trimmed[0] !== '[' && trimmed[0] !== '{') separated = wrapInArray(value, node, rules, context, candidates);
   } else if (typeof value === 'number' || isLosslessNumber(value)) {
     const literal = typeof value === 'number' ? String(value) : value.value;
     if (rules.numbersToStrings && (mask & TYPE_BITS.string) !== 0 && isJsonNumberLiteral(literal)) {
@@ -115,7 +120,7 @@ export function convertLeniently(value: unknown, node: PlanNode, rules: Rules, c
     wrapInArray(value, node, rules, context, candidates);
   }
 
-  return choose(value, node, context, candidates, failure);
+  return choose(value, node, context, candidates, failure ?? (separated ? 'ambiguous' : undefined));
 }
 
 /** Takes the single conversion there is, or refuses when there is none or they disagree. */
@@ -124,7 +129,7 @@ function choose(
   node: PlanNode,
   context: LenientContext,
   candidates: readonly Candidate[],
-  failure: NotInteger | undefined,
+  failure: NotInteger | 'ambiguous' | undefined,
 ): unknown {
   const [first] = candidates;
   if (first === undefined) {
@@ -157,9 +162,20 @@ function parsedJsonText(text: string, node: PlanNode, context: LenientContext): 
   return inner.refusals.length === 0 ? { value: inner.value, rule: 'json-text', inner } : undefined;
 }
 
-/** A scalar where an array is accepted becomes `[scalar]`, when its element is then not refused. */
-function wrapInArray(value: unknown, node: PlanNode, rules: Rules, context: LenientContext, candidates: Candidate[]): void {
-  if (!rules.arrays || (node.accept & TYPE_BITS.array) === 0) return;
+/** A list separator: `,`, `;` or a line break. */
+const SEPARATOR = /[,;\n\r]/;
+
+/**
+ * A scalar where an array is accepted becomes `[scalar]`, when its element is then not refused.
+ * A string holding a list separator is never wrapped (nor split): `"note,task"` may be two values
+ * or one with a comma in it, so the model is asked for a real array.
+ *
+ * @returns True when a string was withheld for its separator.
+ */
+function wrapInArray(value: unknown, node: PlanNode, rules: Rules, context: LenientContext, candidates: Candidate[]): boolean {
+  if (!rules.arrays || (node.accept & TYPE_BITS.array) === 0) return false;
+  if (typeof value === 'string' && SEPARATOR.test(value)) return true;
   const inner = context.nest([value], node);
   if (inner.refusals.length === 0) candidates.push({ value: inner.value, rule: 'wrap-in-array', inner });
+  return false;
 }

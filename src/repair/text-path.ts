@@ -13,6 +13,8 @@ import { accepts, TYPE_BITS } from '../schema/keywords.js';
 import { hasWork, WORK_INTEGER, WORK_LENIENT, type PlanNode } from '../schema/plan.js';
 import type { Rules } from './lenient.js';
 import { foldsEnumCase } from './enum-case.js';
+import { mayBeFlattened } from './flattened-keys.js';
+import { WRAPPER_KEYS } from './unwrap.js';
 import { Coercion, decide } from './walk.js';
 
 /** One span of a text rewritten: the characters `start..end` become `text`. */
@@ -28,9 +30,11 @@ export interface TextEdit {
  * it), and returns `text` itself when none changed. With `asEdits`, the output comes as the spans
  * rewritten, in order (none when nothing changed): everything between them is `text` as it is, so a
  * caller holding the text's bytes writes those on as they are.
- * Returns `undefined` when an object repeats a key: what that means is the object model's call
- * (see `parseArgs`), so the caller takes that path; with `keepRepeats` (once the object model has
- * found every repeat equal), each occurrence is rewritten as the first is.
+ * Returns `undefined` when an object repeats a key (what that means is the object model's call,
+ * see `parseArgs`), or when a lenient shape rule may apply (an optional null, a key no schema
+ * applies to that may spell a path, a root that may be a wrapper), so the caller takes that path;
+ * with `keepRepeats` (once the object model has found every repeat equal), each occurrence of a
+ * repeated key is rewritten as the first is.
  *
  * @throws {ArgsParseError} When `text` is not JSON.
  */
@@ -91,7 +95,14 @@ class LiteralRewriter implements JsonVisitor {
   /** The output before the current chunk: flat chunks, and slices of the text too long to copy. */
   private chunks: string[] | null = null;
   private copied = 0;
+  /** An object repeats a key: the object model decides (see `rewriteLiterals`). */
   private duplicate = false;
+  /** A rule that reshapes objects may apply: the object model decides. */
+  private handOff = false;
+  /** The last key read, the key of the value that follows it in an object. */
+  private lastKey = '';
+  /** A root key is one a wrapper puts arguments under (rule `unwrap`, decided at the end). */
+  private wrapper = false;
   /**
    * The spans rewritten so far, when they are the output asked for; else null. Declared last:
    * ahead of the fields the string output uses, it made the 1 MB call 4% slower (paired runs).
@@ -110,6 +121,9 @@ class LiteralRewriter implements JsonVisitor {
     this.chunks = null;
     this.copied = 0;
     this.duplicate = false;
+    this.handOff = false;
+    this.lastKey = '';
+    this.wrapper = false;
     this.edits = asEdits ? [] : null;
     // A scan that completes leaves the stacks empty; only one that threw leaves anything behind.
     if (this.nodes.length !== 0) {
@@ -121,6 +135,8 @@ class LiteralRewriter implements JsonVisitor {
   /** The output: the string, or the spans rewritten when they were asked for (see `rewriteLiterals`). */
   result(keepRepeats: boolean): string | readonly TextEdit[] | undefined {
     if (this.duplicate && !keepRepeats) return undefined;
+    // A wrapper has one key, or two with the tool's name: the object path decides whether it is one.
+    if (this.handOff || (this.wrapper && this.keyCounts[0]! <= 2)) return undefined;
     if (this.edits !== null) return this.edits;
     if (this.pieces === null) return this.text;
     this.add(this.text.slice(this.copied));
@@ -149,7 +165,18 @@ class LiteralRewriter implements JsonVisitor {
     const depth = this.nodes.length;
     if (this.seen(depth - 1, key)) this.duplicate = true;
     const parent = this.nodes[depth - 1]!;
-    this.pending = parent === null ? null : this.active(parent.child(key));
+    if (parent === null) {
+      this.pending = null;
+      return;
+    }
+    const child = parent.child(key);
+    this.pending = this.active(child);
+    this.lastKey = key;
+    const rules = this.rules;
+    if (rules === null || child !== null) return;
+    // A key no schema applies to: a flattened path, or a wrapper's key, is the object path's to rebuild.
+    if (rules.flattenedKey && mayBeFlattened(key) && !parent.shape().open) this.handOff = true;
+    if (rules.unwrap && depth === 1 && WRAPPER_KEYS.includes(key)) this.wrapper = true;
   }
 
   string(start: number, end: number): void {
@@ -163,7 +190,10 @@ class LiteralRewriter implements JsonVisitor {
 
   literal(value: boolean | null, start: number, end: number): void {
     const node = this.valueNode();
-    if (node !== null && this.rules !== null && !accepts(node.accept, value)) this.decideSpan(value, node, start, end);
+    if (node === null || this.rules === null || accepts(node.accept, value)) return;
+    // An optional null is removed with its key (rule `optionalNull`): the object path does that.
+    if (value === null && this.rules.optionalNull && this.optional()) this.handOff = true;
+    else this.decideSpan(value, node, start, end);
   }
 
   number(start: number, end: number): void {
@@ -174,13 +204,23 @@ class LiteralRewriter implements JsonVisitor {
     const literal = this.text.slice(start, end);
     const integer = node.integer ? restoreInteger(literal, this.range) : 'not-whole';
     if (integer === literal) return;
-    if (integer !== 'not-whole' && integer !== 'out-of-range') this.emit(start, integer, end);
+    // `5.0` → `5` cuts the literal's tail: an edit of no new text (none is made for it).
+    if (integer !== 'not-whole' && integer !== 'out-of-range') {
+      if (literal.startsWith(integer)) this.emit(start + integer.length, '', end);
+      else this.emit(start, integer, end);
+    }
     else if (lenient) this.decideSpan(new LosslessNumber(literal), node, start, end);
   }
 
   close(): void {
     this.nodes.pop();
     this.counts.pop();
+  }
+
+  /** True when the value being read is at a key of an object whose schemas do not require it. */
+  private optional(): boolean {
+    const depth = this.nodes.length;
+    return depth > 0 && this.counts[depth - 1] === -1 && !this.nodes[depth - 1]!.required().includes(this.lastKey);
   }
 
   /** Records `key` in the object at `depth`; true when it was there already. */

@@ -13,7 +13,10 @@ export interface LenientRules {
   readonly strings?: boolean;
   /** `"true"`/`"1"`/`1` → `true`, `"false"`/`"0"`/`0` → `false`; nothing else. */
   readonly booleans?: boolean;
-  /** A scalar where only arrays are accepted becomes a one-element array (`"a"` → `["a"]`). */
+  /**
+   * A scalar where only arrays are accepted becomes a one-element array (`"a"` → `["a"]`); a string
+   * holding a list separator (`,`, `;`, a line break) is refused `ambiguous`, never wrapped or split.
+   */
   readonly arrays?: boolean;
   /** A string holding JSON text of an array or object, where only those are accepted, is parsed. */
   readonly jsonText?: boolean;
@@ -29,6 +32,24 @@ export interface LenientRules {
   readonly syntax?: boolean;
   /** A string that is no enum or const member but equals exactly one after trimming and case folding becomes it. */
   readonly enumCase?: boolean;
+  /**
+   * A `null` under an object key that is not `required` and whose schema accepts no null is
+   * removed (it means "not given": OpenAI strict mode sends every optional parameter, as null).
+   */
+  readonly optionalNull?: boolean;
+  /**
+   * Arguments sent inside a wrapper are unwrapped: a root object whose only key is `arguments`,
+   * `parameters`, `input` or `args` (or `name`, equal to `toolName`, plus one of those) holding an
+   * object, where the root schema declares none of those keys and the inner object has no
+   * undeclared key.
+   */
+  readonly unwrap?: boolean;
+  /**
+   * Undeclared keys that spell a path (`args.path`, `todoList[0].title`) are rebuilt into
+   * nesting, when the path's first name is declared as an object (or an array, for an index),
+   * no two keys conflict and the indexes of each array run from 0 with none missing.
+   */
+  readonly flattenedKey?: boolean;
 }
 
 /** Options of every coercion function. */
@@ -41,6 +62,11 @@ export interface CoerceOptions {
   readonly integerRange?: IntegerRange;
   /** Opt-in repair of strings, booleans, arrays and JSON text by the schema's declared types. */
   readonly lenient?: boolean | LenientRules;
+  /**
+   * The tool's name, when known: the lenient `unwrap` rule then also unwraps
+   * `{"name": "<this tool>", "arguments": {…}}`. `prepareToolCall` shows it in the display string and the message.
+   */
+  readonly toolName?: string;
 }
 
 /** The rule that made a change. */
@@ -58,6 +84,12 @@ export type ChangeRule =
   | 'rename-key'
   /** A string changed to the one enum or const member it equals after trimming and case folding. */
   | 'enum-case'
+  /** A `null` under an optional key that accepts no null, removed: `to` is `""`. */
+  | 'optional-null'
+  /** The wrapper around the arguments removed, at path `""`: `from` is its keys, `to` is `""`. */
+  | 'unwrap'
+  /** A flattened key rebuilt into nesting: `from` is the key as sent, `to` the key it became, `path` where its value now is. */
+  | 'flattened-key'
   /** A syntax repair of the whole text (rule `syntax`), reported at path `""`. */
   | SyntaxRule;
 
@@ -67,7 +99,7 @@ export interface Change {
   readonly path: string;
   /** JSON text of the value before, e.g. `5.0` or `"1"`. */
   readonly from: string;
-  /** JSON text of the value after, e.g. `5` or `1`. */
+  /** JSON text of the value after, e.g. `5` or `1`; `""` when the rule removed it. */
   readonly to: string;
   readonly rule: ChangeRule;
 }

@@ -4,8 +4,10 @@
  * nesting depth is bounded by memory, not by the call stack.
  */
 import { walkValues, type Container, type PathToken, type ValueVisitor } from '../json/walk-values.js';
+import { setOwn } from '../json/objects.js';
 import { accepts, TYPE_BITS, typeNames } from '../schema/keywords.js';
 import { convertLeniently, type LenientContext, type Rules } from './lenient.js';
+import { mayBeFlattened, rebuildFlattened, type ReshapeContext } from './flattened-keys.js';
 import { foldEnumCase } from './enum-case.js';
 import { LosslessNumber, isLosslessNumber, stringifyArgs } from '../json/lossless.js';
 import { restoreInteger, type IntegerRange } from '../json/numbers.js';
@@ -20,7 +22,7 @@ const CYCLE_WATCH_DEPTH = 256;
  * One coercion: its options, its report, and the path of the value being decided. It is the
  * visitor of the one walk, and hands lenient rules the context they need (`LenientContext`).
  */
-export class Coercion implements ValueVisitor<PlanNode>, LenientContext {
+export class Coercion implements ValueVisitor<PlanNode>, LenientContext, ReshapeContext {
   readonly range: IntegerRange;
   readonly rules: Rules | null;
   readonly work: number;
@@ -28,12 +30,19 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext {
   readonly refusals: Refusal[] = [];
   /** Tokens from the root of the arguments to the value being decided. */
   readonly path: (string | number)[];
+  /** Rules that reshape objects are on (`optionalNull`, `flattenedKey`): the stacks below are kept. */
+  private readonly reshaping: boolean;
+  /** The node of each container entered and not yet left, innermost last. */
+  private readonly containers: PlanNode[] = [];
+  /** Per entered container, what its leaving must do to it (`undefined`: nothing). */
+  private readonly reshapes: (Reshape | undefined)[] = [];
 
   constructor(range: IntegerRange, rules: Rules | null, path: (string | number)[] = []) {
     this.range = range;
     this.rules = rules;
     this.work = rules === null ? WORK_INTEGER : WORK_INTEGER | WORK_LENIENT;
     this.path = path;
+    this.reshaping = rules !== null && (rules.optionalNull || rules.flattenedKey);
   }
 
   /** Records a change at the current path. */
@@ -66,28 +75,84 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext {
   /** The node of a child, when it is at or above a position this coercion has work for. */
   child(parent: PlanNode, token: PathToken): PlanNode | undefined {
     const node = parent.at(token);
-    return hasWork(node, this.work) ? node : undefined;
+    if (hasWork(node, this.work)) return node;
+    // A key no schema applies to may be a flattened path (`todoList[0].title`), rebuilt on leaving.
+    if (node === null && this.rules !== null && this.rules.flattenedKey && typeof token === 'string' && mayBeFlattened(token)) this.reshape().flat = true;
+    return undefined;
   }
 
-  /** Decides one value that is not a container. */
+  /** Decides one value that is not a container; an optional null that accepts no null is marked for removal. */
   leaf(value: unknown, node: PlanNode): unknown {
+    if (value === null && this.removesNull(node)) return value;
     return decide(value, node, this);
   }
 
   /** In lenient mode, an array or object that no applicable schema accepts is reported. */
   enter(container: Container, node: PlanNode): boolean {
     if (this.rules !== null && !accepts(node.accept, container)) this.refuse(container, node, 'unconvertible');
+    if (this.reshaping) {
+      this.containers.push(node);
+      this.reshapes.push(undefined);
+    }
     return true;
   }
 
-  leave(_original: Container, done: Container): unknown {
-    return done;
+  /** An object left: its optional nulls removed and its flattened keys rebuilt, when it has any. */
+  leave(_original: Container, done: Container, node: PlanNode): unknown {
+    if (!this.reshaping) return done;
+    this.containers.pop();
+    const reshape = this.reshapes.pop();
+    if (reshape === undefined) return done;
+    let object = done as Record<string, unknown>;
+    if (reshape.removed.length > 0) object = this.removeNulls(object, reshape.removed);
+    return reshape.flat ? rebuildFlattened(object, node, this) : object;
   }
 
   /** Arguments that contain themselves are refused where they repeat. */
   cycle(container: Container, node: PlanNode): void {
     this.refuse(container, node, 'cycle');
   }
+
+  /** The reshape of the innermost container entered, made on first need. */
+  private reshape(): Reshape {
+    const depth = this.reshapes.length - 1;
+    return (this.reshapes[depth] ??= { removed: [], flat: false });
+  }
+
+  /**
+   * Rule `optionalNull`: true for a `null` under an object key that is not required where no
+   * applicable schema accepts null; the key is then removed as its object is left.
+   */
+  private removesNull(node: PlanNode): boolean {
+    if (this.rules === null || !this.rules.optionalNull || accepts(node.accept, null)) return false;
+    const key = this.path[this.path.length - 1];
+    const parent = this.containers[this.containers.length - 1];
+    if (typeof key !== 'string' || parent === undefined || parent.required().includes(key)) return false;
+    this.reshape().removed.push(key);
+    return true;
+  }
+
+  /** `object` without the keys in `removed`, each reported at its path. */
+  private removeNulls(object: Record<string, unknown>, removed: readonly string[]): Record<string, unknown> {
+    const kept: Record<string, unknown> = {};
+    const gone = new Set(removed);
+    for (const key of Object.keys(object)) {
+      if (!gone.has(key)) {
+        setOwn(kept, key, object[key]);
+        continue;
+      }
+      this.path.push(key);
+      this.changes.push({ path: toPointer(this.path), from: 'null', to: '', rule: 'optional-null' });
+      this.path.pop();
+    }
+    return kept;
+  }
+}
+
+/** What leaving one object does to it: the optional nulls to remove, and whether it may hold flattened keys. */
+interface Reshape {
+  readonly removed: string[];
+  flat: boolean;
 }
 
 const REASONS: Record<RefusalReason, string> = {

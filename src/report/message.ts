@@ -136,15 +136,19 @@ function missingName(error: ValidationIssue): string {
 function coveredByUndeclared(error: ValidationIssue, covered: ReadonlySet<string>): boolean {
   const extra = error.params?.['additionalProperty'] ?? error.params?.['unevaluatedProperty'];
   if (typeof extra !== 'string') return false;
-  const base = error.path === '' ? '' : error.path;
-  return covered.has(`${base}/${escapeToken(extra)}`);
+  return covered.has(`${error.path}/${escapeToken(extra)}`);
 }
 
-/** The plan node at a JSON Pointer, following the arguments to tell indices from keys. */
+/**
+ * The plan node at a JSON Pointer, following the arguments to tell indices from keys; `null` when
+ * the path is no pointer (a validator's own path format) or leads where the plan does not.
+ */
 function nodeAt(root: PlanNode, args: unknown, path: string): PlanNode | null {
+  const tokens = parsePointer(path);
+  if (tokens === undefined) return null;
   let node: PlanNode | null = root;
   let current = args;
-  for (const token of parsePointer(path) ?? []) {
+  for (const token of tokens) {
     if (node === null) return null;
     const step = Array.isArray(current) ? Number(token) : token;
     node = node.at(step);

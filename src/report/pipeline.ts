@@ -36,7 +36,10 @@ export interface PrepareOptions extends CoerceOptions {
   readonly validate?: ArgsValidator | false;
   /** Reject keys the schema does not declare, with or without a validator. */
   readonly rejectUndeclared?: boolean;
-  /** Rename undeclared keys that match exactly one declared name by normalisation, first. */
+  /**
+   * Rename undeclared keys that match exactly one declared name by normalisation, first. Two keys
+   * of one object that match the same name are not renamed, and the call is refused with both.
+   */
   readonly renameUnambiguous?: boolean;
   /**
    * Without a validator, fail the call when coercion refused a value (its type is not one the
@@ -126,7 +129,7 @@ export function prepareToolCall(argsOrText: unknown, schema: unknown, options: P
     return finish(options, { ok: true, args: parsed, json, changes: syntax, refusals: [], errors: [], undeclared: [] });
   }
 
-  const renamed = options.renameUnambiguous === true ? renameUnambiguousKeys(parsed, schema) : { value: parsed, changes: [] };
+  const renamed = options.renameUnambiguous === true ? renameUnambiguousKeys(parsed, schema) : { value: parsed, changes: [], conflicts: [] };
   const coerced = coerceArgs(renamed.value, schema, options);
   const args = coerced.value;
   const json = args === parsed && read !== undefined ? read.text : writable(args);
@@ -149,6 +152,11 @@ export function prepareToolCall(argsOrText: unknown, schema: unknown, options: P
     if (options.rejectRefused === true) errors = coerced.refusals.map(toIssue);
     if (undeclared.length > 0 || errors.length > 0) message = describeProblems({ toolName, args, schema, errors, undeclared });
   }
+  // Two keys that mean one declared name: which value was meant cannot be known.
+  if (message === undefined && renamed.conflicts.length > 0) {
+    undeclared = renamed.conflicts;
+    message = describeProblems({ toolName, args, schema, errors, undeclared });
+  }
   const ok = message === undefined;
   return finish(options, { ok, args, json, changes, refusals: coerced.refusals, errors, undeclared, ...(ok ? {} : { message: message! }) });
 }
@@ -160,11 +168,7 @@ export function prepareToolCall(argsOrText: unknown, schema: unknown, options: P
  */
 function checkValidator(validate: unknown): void {
   if (validate === undefined || validate === false || typeof validate === 'function') return;
-  const got = validate === null ? 'null' : typeof validate === 'object' ? 'an object' : `${typeof validate} ${String(validate)}`;
-  throw new TypeError(
-    `[schema-coerce] prepareToolCall: validate must be a validator function, such as validateArgs from 'schema-coerce/validate', or false; got ${got}. ` +
-      'The core does not load Ajv itself: import validateArgs and pass it (the MCP and framework adapters accept validate: true and load it for you).',
-  );
+  throw new TypeError(`[schema-coerce] prepareToolCall: validate must be a function (validateArgs from 'schema-coerce/validate') or false, not ${validate === null || typeof validate !== 'object' ? String(validate) : 'an object'}`);
 }
 
 /** A refusal as the message describes an error: `must be integer`, `must be one of "a", "b"`. */

@@ -69,16 +69,31 @@ export function renderSchemaForModel(schema: unknown, options?: RenderOptions): 
   const whole = `${heading}${fence}json\n${json}\n${fence}`;
   if (whole.length <= maxChars) return whole;
   const names = parameterNames(schema);
-  const listed = fitNames(names, Math.floor(maxChars / 3));
-  const roll =
-    names.length === 0 ? ' Use only the property names shown above.]'
-    : listed.length === names.length ? ` All ${names.length} top-level parameters: ${listed.join(', ')}.]`
-    : ` The first ${listed.length} of ${names.length} top-level parameters: ${listed.join(', ')}.]`;
-  const note = (shown: number) => `\n[Schema truncated: ${shown} of ${json.length} characters shown; the rest is not available here.${roll}`;
+  const note = (shown: number) => `\n[Schema truncated: ${shown} of ${json.length} characters shown; the rest is not available here.${roll(names, Math.floor(maxChars / 3), ' Use only the property names shown above.')}]`;
   const frame = heading.length + 2 * fence.length + 'json\n\n'.length + note(json.length).length;
   const shown = cutAt(json, Math.max(0, maxChars - frame));
-  const text = `${heading}${fence}json\n${shown}\n${fence}${note(shown.length)}`;
-  return text.length <= maxChars ? text : text.slice(0, maxChars);
+  if (shown.length > 0) return `${heading}${fence}json\n${shown}\n${fence}${note(shown.length)}`;
+  // No room for any of the JSON: whole parts only, never a sentence cut short. The heading's
+  // first line and a note saying the schema is not shown, with as many names as fit; else the
+  // note alone; else nothing.
+  const title = heading.slice(0, heading.indexOf('\n') + 1);
+  const missing = `[Schema not shown: its ${json.length} characters do not fit in the ${maxChars} allowed.`;
+  const room = maxChars - title.length - missing.length - ']'.length;
+  if (room >= 0) return `${title}${missing}${roll(names, room - ROLL_WORDING, '')}]`;
+  return missing.length + 1 <= maxChars ? `${missing}]` : '';
+}
+
+/** The longest wording `roll` puts around the names, digits aside: ` The first  of  top-level parameters: .` */
+const ROLL_WORDING = 60;
+
+/** The top-level parameter names for the note, as many as fit in `max` characters; `none` without any. */
+function roll(names: readonly string[], max: number, none: string): string {
+  const listed = fitNames(names, max);
+  if (names.length === 0) return none;
+  if (listed.length === 0) return '';
+  return listed.length === names.length
+    ? ` All ${names.length} top-level parameters: ${listed.join(', ')}.`
+    : ` The first ${listed.length} of ${names.length} top-level parameters: ${listed.join(', ')}.`;
 }
 
 /** The top-level names across every applicable schema, required ones marked. */

@@ -39,20 +39,35 @@ export function findUndeclaredKeys(args: unknown, schema: unknown): UndeclaredKe
   return scan.found;
 }
 
+/** What `renameUnambiguousKeys` did. */
+export interface KeyRenames {
+  /** The renamed arguments: the same reference when nothing was renamed. */
+  readonly value: unknown;
+  /** One `rename-key` change per rename, whose `path` points at the new key. */
+  readonly changes: Change[];
+  /**
+   * Undeclared keys left as they are because another key of the same object matches the same
+   * declared name (`thought_number` and `ThoughtNumber` both mean `thoughtNumber`): renaming either
+   * would lose the other's value. Each with that name as its `suggestion`.
+   */
+  readonly conflicts: UndeclaredKey[];
+}
+
 /**
  * Renames each undeclared key that matches exactly one declared name by normalisation (case,
  * `snake_case`, `camelCase`, `kebab-case`) when that name is not already present: `thought_number`
- * becomes `thoughtNumber`. Key order is kept. Pure: new containers only on the path to a rename.
+ * becomes `thoughtNumber`. Two undeclared keys of one object that match the same name are both
+ * left as they are, and listed in `conflicts`. Key order is kept. Pure: new containers only on the
+ * path to a rename.
  *
  * @param args - The arguments.
  * @param schema - The tool's input JSON Schema.
- * @returns The renamed arguments (the same reference when nothing was renamed) and one
- *   `rename-key` change per rename, whose `path` points at the new key.
+ * @returns The renamed arguments, the changes, and the keys not renamed for a conflict.
  */
-export function renameUnambiguousKeys(args: unknown, schema: unknown): { value: unknown; changes: Change[] } {
+export function renameUnambiguousKeys(args: unknown, schema: unknown): KeyRenames {
   const scan = new KeyScan(true);
   const value = scan.run(args, schema);
-  return { value, changes: scan.changes };
+  return { value, changes: scan.changes, conflicts: scan.conflicts };
 }
 
 /**
@@ -62,6 +77,7 @@ export function renameUnambiguousKeys(args: unknown, schema: unknown): { value: 
 class KeyScan implements ValueVisitor<PlanNode> {
   readonly found: UndeclaredKey[] = [];
   readonly changes: Change[] = [];
+  readonly conflicts: UndeclaredKey[] = [];
   private readonly renaming: boolean;
   private readonly path: PathToken[] = [];
   /** Per entered container, the renames to make in it as it is left (`null`: none). */
@@ -92,14 +108,23 @@ class KeyScan implements ValueVisitor<PlanNode> {
       const shape = node.shape();
       const undeclared = shape.open ? [] : keys.filter((key) => !node.declares(key));
       const at = undeclared.length === 0 ? '' : toPointer(this.path);
-      for (const key of undeclared) {
+      const targets = this.renaming ? undeclared.map((key) => unambiguous(key, shape.declared, keys)) : [];
+      const claims = new Map<string | undefined, number>();
+      for (const target of targets) claims.set(target, (claims.get(target) ?? 0) + 1);
+      undeclared.forEach((key, i) => {
         const suggestion = suggest(key, shape.declared, node.required(), keys, undeclared.length);
-        this.found.push({ path: `${at}/${escapeToken(key)}`, key, ...(suggestion === undefined ? {} : { suggestion }) });
-        const rename = this.renaming ? unambiguous(key, shape.declared, keys) : undefined;
-        if (rename === undefined) continue;
+        const path = `${at}/${escapeToken(key)}`;
+        this.found.push({ path, key, ...(suggestion === undefined ? {} : { suggestion }) });
+        const rename = targets[i];
+        if (rename === undefined) return;
+        // Two keys meaning one name: renaming either would drop the other's value.
+        if (claims.get(rename)! > 1) {
+          this.conflicts.push({ path, key, suggestion: rename });
+          return;
+        }
         (renames ??= new Map()).set(key, rename);
         this.changes.push({ path: `${at}/${escapeToken(rename)}`, from: JSON.stringify(key), to: JSON.stringify(rename), rule: 'rename-key' });
-      }
+      });
     }
     if (this.renaming) this.renames.push(renames);
     return true;

@@ -4,7 +4,7 @@
  */
 import { isLosslessNumber } from '../json/lossless.js';
 import { isWholeLiteral } from '../json/numbers.js';
-import { isPlainObject } from '../json/objects.js';
+import { hasOwn, isPlainObject } from '../json/objects.js';
 
 /** Keywords whose value is one subschema. */
 export const SINGLE_SUBSCHEMA: readonly string[] = [
@@ -72,8 +72,10 @@ export function typeMaskOf(type: unknown): number {
   return mask;
 }
 
+/** The bits of one type name; 0 for a name that is none, `constructor` and `__proto__` included. */
 function bitsOf(name: string): number {
-  return name === 'number' ? NUMBERS : ((TYPE_BITS as Record<string, number>)[name] ?? 0);
+  if (name === 'number') return NUMBERS;
+  return hasOwn(TYPE_BITS, name) ? (TYPE_BITS as Record<string, number>)[name]! : 0;
 }
 
 /**

@@ -80,7 +80,9 @@ const VALUE_LIKE = /^(?:→|['"`[{\d-]|(?:true|false|null|undefined)\b)/;
 /** The results a ts/js block states, each at its line of `fence.file`. */
 export function moduleClaims(fence: Fence): Claim[] {
   const claims: Claim[] = [];
-  fence.lines.forEach((text, i) => {
+  fence.lines.forEach((line, i) => {
+    // A claim may sit inside a block (`if (!result.ok) {`), indented.
+    const text = line.trim();
     if (DECLARATION.test(text)) return;
     const statement = STATEMENT.exec(text);
     if (statement === null) return;
@@ -89,7 +91,7 @@ export function moduleClaims(fence: Fence): Claim[] {
     if (statement[2] !== undefined) {
       if (VALUE_LIKE.test(statement[2]) || BARE_READ.test(expression)) comments.push(statement[2]);
     } else {
-      for (let j = i + 1; j < fence.lines.length && fence.lines[j]!.startsWith('//'); j++) comments.push(fence.lines[j]!.replace(/^\/\/ ?/, ''));
+      for (let j = i + 1; j < fence.lines.length && fence.lines[j]!.trim().startsWith('//'); j++) comments.push(fence.lines[j]!.trim().replace(/^\/\/ ?/, ''));
       if (comments.length > 0 && !comments[0]!.startsWith('→') && !BARE_READ.test(expression)) comments.length = 0;
     }
     if (comments.length === 0) return;
@@ -109,7 +111,7 @@ export function moduleSource(fence: Fence, claims: readonly Claim[]): string {
   return fence.lines
     .map((text, i) => {
       const claim = byLine.get(fence.line + 1 + i);
-      return claim === undefined ? text : `globalThis.__snippetClaim(${claim.line}, (${claim.expression}));`;
+      return claim === undefined ? text : `${/^\s*/.exec(text)![0]}globalThis.__snippetClaim(${claim.line}, (${claim.expression}));`;
     })
     .join('\n');
 }

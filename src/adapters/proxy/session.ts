@@ -117,7 +117,8 @@ export class ProxySession {
 
   /** Whether a long server line whose start is `head` may be streamed to the client unread. */
   serverStreams(head: Buffer): boolean {
-    return !this.tools.awaiting && this.waiting === null && this.ownPending === 0 && !head.includes(LIST_CHANGED_BYTES);
+    // (A late reply to the proxy's own tools/list names its id in its head: JSON-RPC writes it first.)
+    return !this.tools.awaiting && this.waiting === null && !head.includes(LIST_CHANGED_BYTES) && (this.ownPending === 0 || !head.includes(this.ownPrefixBytes));
   }
 
   /** One line from the client, with its latin1 image when the framing has it. */

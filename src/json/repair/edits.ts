@@ -37,9 +37,9 @@ export interface Edit {
   readonly to: string;
   readonly rule: SyntaxRule;
   /** Set when the edit writes a string or key token whole: how the input token was read. */
-  readonly escapes?: Escapes;
+  readonly escapes?: Escapes | undefined;
   /** Further rules the same edit applied (a requoted string whose control characters were escaped). */
-  readonly also?: readonly SyntaxRule[];
+  readonly also?: readonly SyntaxRule[] | undefined;
 }
 
 /**

@@ -79,10 +79,11 @@ class Matcher implements JsonVisitor {
       // An edit reaches into the token: only one that writes a string's or a key's JSON spelling
       // in its place, whole, may, and what it wrote must mean what the input token means.
       length = edit.to.length;
-      if (edit.start !== from || edit.end !== to || !isString || edit.escapes === undefined || start !== from + shift || end - start !== length) {
+      const escapes = edit.escapes;
+      if (edit.start !== from || edit.end !== to || !isString || escapes === undefined || start !== from + shift || end - start !== length) {
         this.same = false;
-      } else if ((value ?? decodeString(this.repaired, start, end)) !== decodeToken(this.input, from, to, edit.escapes)) {
-        this.same = false;
+      } else if (!plainSame(this.input, from, to, escapes, this.repaired, start, end)) {
+        if ((value ?? decodeString(this.repaired, start, end)) !== decodeToken(this.input, from, to, escapes)) this.same = false;
       }
       return;
     }
@@ -100,8 +101,27 @@ const PYTHON_ESCAPES: Readonly<Record<string, string>> = {
 };
 
 /**
- * The value of the input token at `from`..`to` read with `escapes`, by a decoder of its own: one
- * character at a time, each escape looked up in its reading's table. `undefined` when the token
+ * True when the input token's content has no backslash (each character stands for itself, in
+ * every reading) and the written token's content is the very same characters: the common case,
+ * compared in place without a copy. (A quote or control character cannot match: JSON content
+ * escapes them.) False means "decode both".
+ */
+function plainSame(input: string, from: number, to: number, escapes: Escapes, repaired: string, start: number, end: number): boolean {
+  if (escapes === 'gemma') return false;
+  const open = escapes === 'bare' ? 0 : 1;
+  const length = to - from - 2 * open;
+  if (end - start - 2 !== length) return false;
+  if (open === 1 && input[to - 1] !== CLOSE[input[from]!]) return false;
+  for (let i = 0; i < length; i++) {
+    const code = input.charCodeAt(from + open + i);
+    if (code === 0x5c || code !== repaired.charCodeAt(start + 1 + i)) return false;
+  }
+  return true;
+}
+
+/**
+ * The value of the input token at `from`..`to` read with `escapes`, by a decoder of its own: the
+ * runs between backslashes as they are, each escape looked up in its reading's table. `undefined` when the token
  * is not one that reading reads (wrong quotes, an escape it does not know, or for `literal` an
  * escape that JSON knows).
  */
@@ -117,17 +137,16 @@ function decodeToken(text: string, from: number, to: number, escapes: Escapes): 
   if (content.indexOf('\\') === -1) return content;
   if (escapes === 'literal') return /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/.test(content) ? undefined : content;
   const table = escapes === 'python' ? PYTHON_ESCAPES : JSON_ESCAPES;
+  // Runs between backslashes are copied whole; each escape is looked up on its own.
   let value = '';
-  for (let i = 0; i < content.length; i++) {
-    const char = content[i]!;
-    if (char !== '\\') {
-      value += char;
-      continue;
-    }
+  let run = 0;
+  for (let i = content.indexOf('\\'); i !== -1; i = content.indexOf('\\', i)) {
+    value += content.slice(run, i);
     const next = content[++i];
     const simple = next === undefined ? undefined : table[next];
     if (simple !== undefined) {
       value += simple;
+      run = ++i;
       continue;
     }
     const digits = next === 'u' ? 4 : escapes === 'python' && next === 'x' ? 2 : escapes === 'python' && next === 'U' ? 8 : 0;
@@ -136,18 +155,20 @@ function decodeToken(text: string, from: number, to: number, escapes: Escapes): 
       const hex = content.slice(i + 1, i + 1 + digits);
       if (hex.length !== digits || !/^[0-9a-fA-F]*$/.test(hex)) return undefined;
       code = Number.parseInt(hex, 16);
-      i += digits;
+      i += digits + 1;
     } else if (escapes === 'python' && next !== undefined && next >= '0' && next <= '7') {
       let octal = next;
       while (octal.length < 3 && content[i + 1] !== undefined && content[i + 1]! >= '0' && content[i + 1]! <= '7') octal += content[++i];
       code = Number.parseInt(octal, 8);
+      i++;
     } else {
       return undefined;
     }
     if (code > 0x10ffff) return undefined;
     value += String.fromCodePoint(code);
+    run = i;
   }
-  return value;
+  return value + content.slice(run);
 }
 
 /**

@@ -284,9 +284,14 @@ function escapeKind(body: string, at: number): number {
   }
 }
 
+/** Exactly so many hex digits, per count. */
+const HEX_RUNS: Readonly<Record<number, RegExp>> = { 2: /[0-9a-fA-F]{2}/y, 4: /[0-9a-fA-F]{4}/y, 8: /[0-9a-fA-F]{8}/y };
+
 /** True when `count` hex digits start at `at`. */
 function hexAt(body: string, at: number, count: number): boolean {
-  return /^[0-9a-fA-F]+$/.test(body.slice(at, at + count)) && at + count <= body.length;
+  const run = HEX_RUNS[count]!;
+  run.lastIndex = at;
+  return run.test(body);
 }
 
 /** The position of the first escape of `kind` (a single bit) between `from` and `to`. */
