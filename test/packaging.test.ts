@@ -21,8 +21,11 @@ import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
  */
 const CORE_BUDGET = 19_700;
 const TEXT_PATH_BUDGET = 16_300;
-/** Bytes of every CommonJS file of dist/, unminified: 154 KB with the core shared, 750 KB when each entry carried a copy. */
-const CJS_BUDGET = 200_000;
+/**
+ * Bytes of every CommonJS file of dist/, unminified: 154 KB when the core was first shared (182 KB
+ * after the second wave of syntax repairs), 750 KB when each entry carried a copy of it.
+ */
+const CJS_BUDGET = 300_000;
 
 const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name);
 const run = (file: string, args: string[], cwd: string): string => execFileSync(file, args, { cwd, encoding: 'utf8', stdio: 'pipe' });

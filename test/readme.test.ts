@@ -53,7 +53,7 @@ test('the README\'s client configurations run: the server alone refuses {"head":
   const project = realpathSync(mkdtempSync(join(tmpdir(), 'schema-coerce-readme-')));
   writeFileSync(join(project, 'a.txt'), 'one\ntwo\nthree\n');
   const found = configurations();
-  expect(found.map(({ entry }) => entry.args.includes('proxy'))).toEqual([false, true, false, true]);
+  expect(found.map(({ entry }) => entry.args.includes('proxy'))).toEqual([false, true, true]);
   for (const { line, entry } of found) {
     expect(entry.command, `README.md:${line}`).toBe('npx');
     const client = new Client({ name: 'readme-test', version: '1.0.0' });

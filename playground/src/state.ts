@@ -4,9 +4,14 @@
  */
 import type { IntegerRange, LenientRules, PrepareOptions } from '../../src/index.js';
 
-/** The lenient rules, each of which the page can switch off. */
-export type Rule = 'strings' | 'booleans' | 'arrays' | 'jsonText' | 'nulls' | 'numbersToStrings' | 'syntax' | 'enumCase';
-export const RULES: readonly Rule[] = ['strings', 'booleans', 'arrays', 'jsonText', 'nulls', 'numbersToStrings', 'syntax', 'enumCase'] satisfies readonly (keyof LenientRules)[];
+/** A lenient rule. */
+export type Rule = keyof LenientRules;
+/** Every lenient rule, each of which the page can switch off (a rule added to the library and not here fails the type check). */
+const ALL_RULES: Record<Rule, true> = {
+  strings: true, booleans: true, arrays: true, jsonText: true, nulls: true, numbersToStrings: true, syntax: true, enumCase: true,
+  optionalNull: true, unwrap: true, flattenedKey: true,
+};
+export const RULES: readonly Rule[] = Object.keys(ALL_RULES) as Rule[];
 
 export interface State {
   readonly schema: string;
@@ -37,7 +42,12 @@ export function coerceOptions(state: State): PrepareOptions {
   return { lenient, integerRange: state.integerRange, rejectUndeclared: state.rejectUndeclared, toolName: state.tool };
 }
 
-const toBase64Url = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+function toBase64Url(text: string): string {
+  let binary = '';
+  // Byte by byte: spreading a large schema's bytes into one call would overflow the stack.
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
 const fromBase64Url = (text: string) => new TextDecoder().decode(Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)));
 
 /** The URL fragment for `state`. */

@@ -6,6 +6,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { isLegacyDialect, isSchemaObject } from '../schema/document.js';
+import { isSafePattern } from '../schema/patterns.js';
 import { toPlainNumbers } from '../json/lossless.js';
 import { describeProblems, type ValidationIssue } from './message.js';
 import { findUndeclaredKeys, type UndeclaredKey } from './undeclared.js';
@@ -54,7 +55,23 @@ type Compiled =
   | { readonly kind: 'ajv-2020' | 'ajv-draft-07'; readonly validate: ValidateFunction }
   | { readonly kind: 'skipped'; readonly reason: string };
 
-const AJV_OPTIONS = { allErrors: true, strict: false, logger: false } as const;
+/**
+ * How Ajv compiles `pattern` and `patternProperties`: a pattern the coercion's safety policy
+ * refuses (see `isSafePattern`) stops the compile, so validation is skipped with that reason
+ * instead of hanging on a model-chosen string (`^(a+)+$` against `"aaaa…a!"` never returns).
+ */
+const safeRegExp = Object.assign(
+  (source: string, flags: string): RegExp => {
+    if (!isSafePattern(source)) {
+      const shown = source.length > 60 ? `${source.slice(0, 60)}…` : source;
+      throw new Error(`the pattern ${JSON.stringify(shown)} could backtrack without bound, so it is not run`);
+    }
+    return new RegExp(source, flags);
+  },
+  { code: 'new RegExp' },
+);
+
+const AJV_OPTIONS = { allErrors: true, strict: false, logger: false, code: { regExp: safeRegExp } } as const;
 let ajv2020: Ajv2020 | undefined;
 let ajvDraft07: Ajv | undefined;
 const compiled = new WeakMap<object, Compiled>();

@@ -10,11 +10,19 @@ const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d+,\d*\})(?:[^()\\]|\\.)
 const MAX_PATTERN_LENGTH = 1000;
 
 /**
+ * True when `source` may be run against a model-chosen string: at most 1,000 characters, and no
+ * group with an unbounded quantifier is itself repeated without bound.
+ */
+export function isSafePattern(source: string): boolean {
+  return source.length <= MAX_PATTERN_LENGTH && !NESTED_QUANTIFIER.test(source);
+}
+
+/**
  * Compiles an ECMA-262 pattern (with the `u` flag when it allows, as JSON Schema asks), or
  * returns `undefined` when it is invalid, too long or unsafe.
  */
 export function compilePattern(source: string): RegExp | undefined {
-  if (source.length > MAX_PATTERN_LENGTH || NESTED_QUANTIFIER.test(source)) return undefined;
+  if (!isSafePattern(source)) return undefined;
   try {
     return new RegExp(source, 'u');
   } catch {

@@ -30,6 +30,7 @@ const QUICK_START = ['--schema', join(ROOT, 'examples', 'get_symbol_info.schema.
 /** The runtime's binary in `node_modules/.bin`. */
 export const binary = (name: string): string => join(ROOT, 'node_modules', '.bin', name);
 
+/** The runtime suite for `runtime`: the fixture tables, MCP over stdio with the proxy, the CLI. */
 export function describeRuntime(runtime: Runtime): void {
   const [command, ...prefix] = runtime.library;
   const [allCommand, ...allPrefix] = runtime.all;

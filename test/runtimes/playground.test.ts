@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PRESETS } from '../../playground/src/presets.js';
-import { coerceOptions, type State } from '../../playground/src/state.js';
+import { coerceOptions, decodeState, DEFAULT_STATE, encodeState, type State } from '../../playground/src/state.js';
 import { formatToolCall, parseArgs, prepareToolCall } from '../../src/index.js';
 import { validateArgs } from '../../src/validate.js';
 import { launchChromium } from './browser.js';
@@ -159,6 +159,14 @@ test('typing into the fields and switching options updates the output, and the U
   expect([...errors, ...again.errors]).toEqual([]);
   await page.close();
   await again.page.close();
+});
+
+test('the URL carries any state: non-ASCII text and a 300 KB schema round-trip; a foreign fragment gives the defaults', () => {
+  const state: State = { ...DEFAULT_STATE, args: '{"页码":"1","emoji":"😀"}', schema: JSON.stringify({ enum: Array.from({ length: 40_000 }, (_, i) => `v${i}`) }), off: ['syntax'] };
+  expect(state.schema.length).toBeGreaterThan(300_000);
+  expect(decodeState(encodeState(state))).toEqual(state);
+  expect(decodeState('#not-ours')).toEqual(DEFAULT_STATE);
+  expect(decodeState('')).toEqual(DEFAULT_STATE);
 });
 
 test('a shared link cannot inject HTML: every value is shown as text', async () => {
