@@ -70,6 +70,24 @@ describe('createToolCallRepair with the AI SDK', () => {
     expect(repairs).toEqual([{ toolName: 'lookup', input: '{"line":"5","filePath":"server.go"}', repaired: '{"line":5,"filePath":"server.go"}' }]);
   });
 
+  test('the whole call repeated, {"name": <the tool>, "arguments": {…}}, is unwrapped with the call\'s tool name', async () => {
+    const received: unknown[] = [];
+    const schema: JSONSchema7 = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] };
+    const strict = (value: unknown) => {
+      const verdict = validateArgs(value, schema);
+      return verdict.ok ? { success: true as const, value: value as { path: string } } : { success: false as const, error: new Error(verdict.message) };
+    };
+    const read = tool({
+      inputSchema: jsonSchema<{ path: string }>(schema, { validate: strict }),
+      execute: async (args) => (received.push(args), 'ok'),
+    });
+    const repairs: unknown[] = [];
+    const input = '{"name":"read","arguments":{"path":"a"}}';
+    await generateText({ prompt: 'Go.', model: modelCalling('read', input), tools: { read }, experimental_repairToolCall: createToolCallRepair({ onRepair: (repair) => repairs.push(repair) }), maxRetries: 0 });
+    expect(received).toEqual([{ path: 'a' }]);
+    expect(repairs).toEqual([{ toolName: 'read', input, repaired: '{"path":"a"}' }]);
+  });
+
   test('a tool built from a bare MCP inputSchema with coercedJsonSchema receives coerced input', async () => {
     const received: unknown[] = [];
     const lookup = tool({

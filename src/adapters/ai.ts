@@ -35,7 +35,7 @@ export function createToolCallRepair<TOOLS extends ToolSet = ToolSet>(options: T
     } catch {
       return null;
     }
-    const repaired = repairToolInput(toolCall.input, schema, options);
+    const repaired = repairToolInput(toolCall.input, schema, { ...options, toolName: toolCall.toolName });
     if (repaired === undefined) return null;
     options.onRepair?.({ toolName: toolCall.toolName, input: toolCall.input, repaired });
     return { ...toolCall, input: repaired };

@@ -20,3 +20,8 @@ export function flatSlice(text: string, start: number, end: number): string {
 export function flatCopy(text: string): string {
   return flatSlice(text, 0, text.length);
 }
+
+/** Lower case without `_`, `-`, spaces and dots: `thought_number`, `thoughtNumber` → `thoughtnumber`. */
+export function normalizeName(name: string): string {
+  return name.toLowerCase().replace(/[\s_.-]+/g, '');
+}

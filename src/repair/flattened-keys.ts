@@ -54,7 +54,7 @@ export function rebuildFlattened(object: Record<string, unknown>, node: PlanNode
   const groups = new Map<string, Group>();
   for (const key of Object.keys(object)) {
     if (!mayBeFlattened(key) || node.declares(key)) continue;
-    const head = key.slice(0, firstMark(key));
+    const head = flattenedHead(key);
     let group = groups.get(head);
     if (group === undefined) groups.set(head, (group = { keys: [], root: fits(node, head, object, key) ? { names: null, indexes: null } : undefined }));
     if (group.root === undefined) continue;
@@ -97,6 +97,11 @@ function settle(head: string, group: Group, value: unknown, node: PlanNode, cont
   context.changes.push(...inner.changes);
   context.refusals.push(...inner.refusals);
   return inner.value;
+}
+
+/** The first name of a flattened key (`args` of `args.path`, `todo` of `todo[0].title`). */
+export function flattenedHead(key: string): string {
+  return key.slice(0, firstMark(key));
 }
 
 /** Where a key's first name ends: at its first dot or bracket. */

@@ -217,10 +217,10 @@ class LiteralRewriter implements JsonVisitor {
     this.counts.pop();
   }
 
-  /** True when the value being read is at a key of an object whose schemas do not require it. */
+  /** True when the value being read is a null its object may drop (see `PlanNode.dropsNull`): the object path decides. */
   private optional(): boolean {
     const depth = this.nodes.length;
-    return depth > 0 && this.counts[depth - 1] === -1 && !this.nodes[depth - 1]!.required().includes(this.lastKey);
+    return depth > 0 && this.counts[depth - 1] === -1 && this.nodes[depth - 1]!.dropsNull(this.lastKey);
   }
 
   /** Records `key` in the object at `depth`; true when it was there already. */

@@ -5,9 +5,10 @@
  */
 import { walkValues, type Container, type PathToken, type ValueVisitor } from '../json/walk-values.js';
 import { setOwn } from '../json/objects.js';
+import { normalizeName } from '../json/strings.js';
 import { accepts, TYPE_BITS, typeNames } from '../schema/keywords.js';
 import { convertLeniently, type LenientContext, type Rules } from './lenient.js';
-import { mayBeFlattened, rebuildFlattened, type ReshapeContext } from './flattened-keys.js';
+import { flattenedHead, mayBeFlattened, rebuildFlattened, type ReshapeContext } from './flattened-keys.js';
 import { foldEnumCase } from './enum-case.js';
 import { LosslessNumber, isLosslessNumber, stringifyArgs } from '../json/lossless.js';
 import { restoreInteger, type IntegerRange } from '../json/numbers.js';
@@ -104,7 +105,7 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
     const reshape = this.reshapes.pop();
     if (reshape === undefined) return done;
     let object = done as Record<string, unknown>;
-    if (reshape.removed.length > 0) object = this.removeNulls(object, reshape.removed);
+    if (reshape.removed.length > 0) object = this.removeNulls(object, reshape.removed, node);
     return reshape.flat ? rebuildFlattened(object, node, this) : object;
   }
 
@@ -127,25 +128,44 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
     if (this.rules === null || !this.rules.optionalNull || accepts(node.accept, null)) return false;
     const key = this.path[this.path.length - 1];
     const parent = this.containers[this.containers.length - 1];
-    if (typeof key !== 'string' || parent === undefined || parent.required().includes(key)) return false;
+    if (typeof key !== 'string' || parent === undefined || !parent.dropsNull(key)) return false;
     this.reshape().removed.push(key);
     return true;
   }
 
-  /** `object` without the keys in `removed`, each reported at its path. */
-  private removeNulls(object: Record<string, unknown>, removed: readonly string[]): Record<string, unknown> {
-    const kept: Record<string, unknown> = {};
-    const gone = new Set(removed);
-    for (const key of Object.keys(object)) {
-      if (!gone.has(key)) {
-        setOwn(kept, key, object[key]);
-        continue;
-      }
+  /**
+   * `object` without the optional nulls in `removed`, each reported at its path. A null is kept,
+   * and decided as any other value, where removing it would hide or drop something: another key
+   * names it once normalised (`thought_number` beside `thoughtNumber`), a flattened key starts
+   * with it (`args` beside `args.path`), or the object would fall below its `minProperties`.
+   */
+  private removeNulls(object: Record<string, unknown>, removed: readonly string[], node: PlanNode): Record<string, unknown> {
+    const keys = Object.keys(object);
+    const marked = new Set(removed);
+    const claimed = new Set<string>();
+    for (const key of keys) if (!marked.has(key)) for (const name of claimedNames(key)) claimed.add(name);
+    const gone = keys.length - marked.size < node.minProperties() ? new Set<string>() : new Set(removed.filter((key) => !claimed.has(normalizeName(key))));
+    let kept: Record<string, unknown> | null = gone.size > 0 ? {} : null;
+    for (const key of keys) {
+      const value = marked.has(key) && !gone.has(key) ? this.keep(key, node) : object[key];
+      if (value !== object[key]) kept ??= { ...object };
+      if (kept !== null && !gone.has(key)) setOwn(kept, key, value);
+    }
+    for (const key of removed) {
+      if (!gone.has(key)) continue;
       this.path.push(key);
       this.changes.push({ path: toPointer(this.path), from: 'null', to: '', rule: 'optional-null' });
       this.path.pop();
     }
-    return kept;
+    return kept ?? object;
+  }
+
+  /** A null marked for removal and kept after all: decided at its key as any other value. */
+  private keep(key: string, node: PlanNode): unknown {
+    this.path.push(key);
+    const value = decide(null, node.child(key)!, this);
+    this.path.pop();
+    return value;
   }
 }
 
@@ -204,6 +224,12 @@ export function decide(value: unknown, node: PlanNode, coercion: Coercion): unkn
     return typeof value === 'string' && coercion.rules.enumCase ? foldEnumCase(value, node, coercion) : value;
   }
   return convertLeniently(value, node, coercion.rules, coercion);
+}
+
+/** The names a key may stand for: its normalised spelling and, for a flattened key, its first name. */
+function claimedNames(key: string): string[] {
+  const head = mayBeFlattened(key) ? flattenedHead(key) : '';
+  return head === '' ? [normalizeName(key)] : [normalizeName(key), normalizeName(head)];
 }
 
 function textOf(value: unknown): string {

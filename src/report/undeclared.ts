@@ -4,6 +4,7 @@
  * at every object level, suggests the declared name meant, and can rename the unambiguous ones.
  */
 import { setOwn } from '../json/objects.js';
+import { normalizeName } from '../json/strings.js';
 import { walkValues, type Container, type PathToken, type ValueVisitor } from '../json/walk-values.js';
 import { planOrNull, type PlanNode } from '../schema/plan.js';
 import { escapeToken, toPointer } from '../json/pointer.js';
@@ -108,7 +109,7 @@ class KeyScan implements ValueVisitor<PlanNode> {
       const shape = node.shape();
       const undeclared = shape.open ? [] : keys.filter((key) => !node.declares(key));
       const at = undeclared.length === 0 ? '' : toPointer(this.path);
-      const targets = this.renaming ? undeclared.map((key) => unambiguous(key, shape.declared, keys)) : [];
+      const targets = this.renaming ? undeclared.map((key) => unambiguous(key, shape.declared, keys, container)) : [];
       const claims = new Map<string | undefined, number>();
       for (const target of targets) claims.set(target, (claims.get(target) ?? 0) + 1);
       undeclared.forEach((key, i) => {
@@ -117,8 +118,9 @@ class KeyScan implements ValueVisitor<PlanNode> {
         this.found.push({ path, key, ...(suggestion === undefined ? {} : { suggestion }) });
         const rename = targets[i];
         if (rename === undefined) return;
-        // Two keys meaning one name: renaming either would drop the other's value.
-        if (claims.get(rename)! > 1) {
+        // Two keys meaning one name: renaming either would drop the other's value. A declared key
+        // sent as null counts (rule `optionalNull` keeps that null: removing it would hide this value).
+        if (claims.get(rename)! > 1 || keys.includes(rename)) {
           this.conflicts.push({ path, key, suggestion: rename });
           return;
         }
@@ -142,15 +144,11 @@ class KeyScan implements ValueVisitor<PlanNode> {
   cycle(): void {}
 }
 
-/** Lower case without `_`, `-`, spaces and dots: `thought_number`, `thoughtNumber` → `thoughtnumber`. */
-function normalizeName(name: string): string {
-  return name.toLowerCase().replace(/[\s_.-]+/g, '');
-}
-
-function unambiguous(key: string, declared: readonly string[], present: readonly string[]): string | undefined {
+/** The one declared name `key` normalises to, when it is not sent or is sent as null (then a conflict); else undefined. */
+function unambiguous(key: string, declared: readonly string[], present: readonly string[], container: Record<string, unknown>): string | undefined {
   const matches = declared.filter((name) => normalizeName(name) === normalizeName(key));
   const [only] = matches;
-  return matches.length === 1 && !present.includes(only!) ? only : undefined;
+  return matches.length === 1 && (!present.includes(only!) || container[only!] === null) ? only : undefined;
 }
 
 /**

@@ -109,9 +109,10 @@ export class AcceptedTypes {
   }
 }
 
-/** The types a schema's own `type`, `enum` and `const` let through. */
+/** The types a schema's own `type` (with OpenAPI's `nullable: true`, null too), `enum` and `const` let through. */
 function ownTypes(schema: SchemaObject): number {
   let mask = typeMaskOf(ownValue(schema, 'type')) || ALL_TYPES;
+  if (ownValue(schema, 'nullable') === true) mask |= TYPE_BITS.null;
   if (hasOwn(schema, 'const')) mask &= typeBitsOf(schema['const']);
   const enumValues = ownValue(schema, 'enum');
   if (Array.isArray(enumValues)) mask &= enumValues.reduce((m: number, v) => m | typeBitsOf(v), 0);

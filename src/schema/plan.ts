@@ -13,7 +13,7 @@ import { hasOwn, ownValue } from '../json/objects.js';
 import { AcceptedTypes } from './accepted-types.js';
 import { Applicators, itemSchema } from './applicators.js';
 import { SchemaDocument, isSchemaObject, type SchemaObject } from './document.js';
-import { ALL_TYPES, declaresInteger } from './keywords.js';
+import { ALL_TYPES, accepts, declaresInteger } from './keywords.js';
 import { markWork } from './work-marks.js';
 import { flatCopy } from '../json/strings.js';
 
@@ -48,6 +48,8 @@ export class PlanNode {
   private rest: PlanNode | null | undefined;
   private objectShape: ObjectShape | undefined;
   private enumMembers: readonly string[] | null | undefined;
+  private requiredNames: readonly string[] | undefined;
+  private nullKeeps: NullKeeps | undefined;
 
   constructor(compiler: Compiler, entries: readonly SchemaObject[], members: readonly SchemaObject[], accept: number) {
     this.compiler = compiler;
@@ -122,14 +124,34 @@ export class PlanNode {
     return this.enumMembers;
   }
 
-  /** The names some applicable schema lists in `required`. */
+  /** The names some applicable schema lists in `required` (each once, in schema order). */
   required(): readonly string[] {
-    const names: string[] = [];
+    if (this.requiredNames === undefined) this.requiredNames = [...namesIn(this.members, requiredLists)];
+    return this.requiredNames;
+  }
+
+  /**
+   * Rule `optionalNull`: true when a `null` at property `key` of an object here may be removed
+   * as "not given". It may not when the key is, or may become, required (`required`, and every
+   * name of a `dependentRequired` or draft-07 array `dependencies`, present trigger or not), when
+   * it is no key of `properties` (a map entry, whose null may mean "unset"), or when the value's
+   * own schemas accept null (a type, enum or const with null, or OpenAPI `nullable: true`).
+   */
+  dropsNull(key: string): boolean {
+    const keeps = (this.nullKeeps ??= { required: namesIn(this.members, keptLists), declared: new Set(this.shape().declared) });
+    if (keeps.required.has(key) || !keeps.declared.has(key)) return false;
+    const child = this.child(key);
+    return child !== null && !accepts(child.accept, null);
+  }
+
+  /** The largest `minProperties` of the applicable schemas (0 when none sets one). */
+  minProperties(): number {
+    let min = 0;
     for (const member of this.members) {
-      const required = ownValue(member, 'required');
-      if (Array.isArray(required)) for (const name of required) if (typeof name === 'string' && !names.includes(name)) names.push(name);
+      const value = ownValue(member, 'minProperties');
+      if (typeof value === 'number' && value > min) min = value;
     }
-    return names;
+    return min;
   }
 
   /** The node for the array element at `index` here, or `null` when none applies. */
@@ -203,6 +225,36 @@ class Compiler {
     }
     return id;
   }
+}
+
+/** What `PlanNode.dropsNull` reads of an object's schemas, computed once per node. */
+interface NullKeeps {
+  readonly required: ReadonlySet<string>;
+  readonly declared: ReadonlySet<string>;
+}
+
+/** The `required` list of a schema. */
+function requiredLists(schema: SchemaObject): unknown[] {
+  return [ownValue(schema, 'required')];
+}
+
+/** The lists whose names may be required: `required`, and the arrays of `dependentRequired` and `dependencies`. */
+function keptLists(schema: SchemaObject): unknown[] {
+  const lists = requiredLists(schema);
+  for (const keyword of ['dependentRequired', 'dependencies']) {
+    const map = ownValue(schema, keyword);
+    if (isSchemaObject(map)) for (const name of Object.keys(map)) lists.push(ownValue(map, name));
+  }
+  return lists;
+}
+
+/** The string names of the lists `listsOf` gives for each schema, each once, in order. */
+function namesIn(schemas: readonly SchemaObject[], listsOf: (schema: SchemaObject) => unknown[]): Set<string> {
+  const names = new Set<string>();
+  for (const schema of schemas) {
+    for (const list of listsOf(schema)) if (Array.isArray(list)) for (const name of list) if (typeof name === 'string') names.add(name);
+  }
+  return names;
 }
 
 function unionOf(lists: SchemaObject[][]): SchemaObject[] {
