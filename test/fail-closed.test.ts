@@ -9,10 +9,10 @@ describe('validateArgs fails closed on arguments it cannot check', () => {
   test('a 100,000-deep array is refused with a reason and a message for the model', () => {
     const args = parseArgs('['.repeat(100_000) + ']'.repeat(100_000));
     const result = validateArgs(args, nested, { toolName: 'deep' });
-    expect(result).toMatchObject({ ok: false, validator: 'ajv-2020', reason: expect.stringContaining('Maximum call stack size exceeded') });
+    expect(result).toMatchObject({ ok: false, validator: 'ajv-2020', reason: 'the validator ran out of stack' });
     if (result.ok) return;
     expect(result.errors).toEqual([{ path: '', keyword: 'unchecked', message: expect.stringContaining('could not be checked against the schema') }]);
-    expect(result.message).toMatch(/^Invalid parameters for tool "deep": the arguments do not match the tool schema\.\narguments: could not be checked against the schema \(the validator threw: Maximum call stack size exceeded\); send them less deeply nested; you sent \[\[\[/);
+    expect(result.message).toMatch(/^Invalid parameters for tool "deep": the arguments do not match the tool schema\.\narguments: could not be checked against the schema \(the validator ran out of stack\); send them less deeply nested; you sent \[\[\[/);
   });
 
   test('prepareToolCall does not dispatch what validation could not check', () => {

@@ -13,6 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startGatewayProcess, stopGateways, STRICT_SERVER } from './_helpers/gateway.js';
+import { runCli } from './_helpers/run.js';
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -75,3 +76,19 @@ test('SIGTERM: the gateway says so, ends its sessions and exits 0', async () => 
   expect(await gateway.stop('SIGTERM')).toBe(0);
   expect(gateway.stderr()).toMatch(/^schema-coerce gateway: listening on http:\/\/127\.0\.0\.1:\d+\/mcp, in front of "python3", a process per session\nschema-coerce gateway: SIGTERM: finishing the calls in flight\n$/);
 }, 30_000);
+
+test.each([
+  [['gateway', '--', 'python3', 'server.py'], '--listen <host:port> is required, e.g. --listen 127.0.0.1:8808'],
+  [['gateway', '--listen', '127.0.0.1:8808'], 'give --url <url> or the server command after --, e.g. schema-coerce gateway --listen 127.0.0.1:8808 -- node server.js'],
+  [['gateway', '--listen', 'localhost', '--', 'x'], '--listen "localhost" must be host:port'],
+  [['gateway', '--listen', '127.0.0.1:70000', '--', 'x'], '--listen "127.0.0.1:70000" must be host:port'],
+  [['gateway', '--listen', '127.0.0.1:0', '--path', 'mcp', '--', 'x'], '--path "mcp" must start with /'],
+  [['gateway', '--listen', '127.0.0.1:0', '--max-body', '1k', '--', 'x'], '--max-body must be a positive whole number, not "1k"'],
+  [['gateway', '--listen', '127.0.0.1:0', '--url', 'http://127.0.0.1:1/mcp', '--', 'x'], 'give either --url or a server command after --, not both'],
+  [['gateway', '--listen', '127.0.0.1:0', '--url', 'http://u:p@127.0.0.1:1/mcp'], "--url must not hold credentials (user:password@): fetch cannot send them; give them as --header 'Authorization: …' instead"],
+])('schema-coerce %j: exit 2, one line naming the problem', (args, message) => {
+  const run = runCli(args);
+  expect(run.status).toBe(2);
+  expect(run.stdout).toBe('');
+  expect(run.stderr).toBe(`schema-coerce gateway: ${message}\n`);
+});

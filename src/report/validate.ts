@@ -149,7 +149,9 @@ function runAjv(plain: unknown, schema: unknown): Verdict {
     const valid = compiledSchema.validate(plain);
     return { kind: compiledSchema.kind, errors: valid ? [] : (compiledSchema.validate.errors ?? []).map(toIssue) };
   } catch (error) {
-    return { kind: compiledSchema.kind, ...unchecked(`the validator threw: ${messageOf(error)}`) };
+    // A stack overflow is named in words of our own: each engine spells its message differently.
+    const why = error instanceof RangeError ? 'the validator ran out of stack' : `the validator threw: ${messageOf(error)}`;
+    return { kind: compiledSchema.kind, ...unchecked(why) };
   }
 }
 

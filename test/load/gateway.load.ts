@@ -54,9 +54,11 @@ const HEADERS = { 'content-type': 'application/json', accept: 'application/json'
 async function session(url: string, calls: number, tally: Tally, index: number): Promise<void> {
   const init = await fetch(url, { method: 'POST', headers: HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: `load-${index}`, version: '0' } } }) });
   const id = init.headers.get('mcp-session-id');
-  await init.arrayBuffer();
+  const initialized = await init.text();
   if (id === null) {
-    tally.failed.push(`initialize: HTTP ${init.status}`);
+    // The session never began (the upstream was down): each of its calls is counted as failed, for the reason given.
+    const reason = init.headers.get('content-type')?.includes('application/json') === true ? (JSON.parse(initialized) as { error?: { message: string } }).error?.message : undefined;
+    for (let call = 1; call <= calls; call++) tally.failed.push(reason ?? `HTTP ${init.status}`);
     return;
   }
   const headers = { ...HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' };

@@ -27,16 +27,35 @@ export class Forwarder {
    */
   send(method: string, headers: OutgoingHttpHeaders, body: Buffer | undefined, signal: AbortSignal): Promise<IncomingMessage> {
     const sized = body === undefined ? headers : { ...headers, 'content-length': String(body.length) };
-    return follow(
-      this.url,
-      (target) =>
-        new Promise<IncomingMessage>((resolve, reject) => {
-          const sent = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, { method, headers: sized, agent: this.agent, signal }, resolve);
-          sent.on('error', reject);
-          sent.end(body);
-        }),
-      (answer) => ({ status: answer.statusCode ?? 0, location: answer.headers.location ?? null, discard: () => answer.resume() }),
-    );
+    return follow(this.url, (target) => this.once(target, method, sized, body, signal), (answer) => ({ status: answer.statusCode ?? 0, location: answer.headers.location ?? null, discard: () => answer.resume() }));
+  }
+
+  /**
+   * One request to `target`. A kept-alive socket the upstream closed just as it was reused fails
+   * with ECONNRESET before any answer: the request never reached the server, and is sent once
+   * more (what Node's documentation advises), on a socket of its own (other kept sockets may have
+   * been closed with it).
+   */
+  private once(target: URL, method: string, headers: OutgoingHttpHeaders, body: Buffer | undefined, signal: AbortSignal, retried = false): Promise<IncomingMessage> {
+    return new Promise<IncomingMessage>((resolve, reject) => {
+      let answered = false;
+      const sent = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, { method, headers, agent: retried ? false : this.agent }, (answer) => {
+        answered = true;
+        // An abort while the body is read errors the answer too: its reader sees it, and it is no crash.
+        answer.on('error', () => undefined);
+        resolve(answer);
+      });
+      // Not `signal` of `request`: with a keep-alive agent it reaches the socket, which a later
+      // abort would destroy while another request uses it.
+      const abort = (): void => void sent.destroy();
+      signal.addEventListener('abort', abort, { once: true });
+      sent.once('close', () => signal.removeEventListener('abort', abort));
+      sent.on('error', (error: NodeJS.ErrnoException) => {
+        if (!answered && !retried && sent.reusedSocket && error.code === 'ECONNRESET' && !signal.aborted) resolve(this.once(target, method, headers, body, signal, true));
+        else reject(error);
+      });
+      sent.end(body);
+    });
   }
 
   /** Closes the kept sockets. */

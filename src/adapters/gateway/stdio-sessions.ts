@@ -126,11 +126,6 @@ export class StdioSessions implements Backend {
     this.log = log;
   }
 
-  /** How many sessions are open. */
-  get size(): number {
-    return this.sessions.size;
-  }
-
   post(request: IncomingMessage, message: ClientMessage, reply: Reply): void {
     const session = this.sessionFor(request, reply, message.method === 'initialize');
     if (session === undefined) return;
