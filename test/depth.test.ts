@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { findUndeclaredKeys, formatToolCall, isLosslessNumber, parseArgs, prepareToolCall, toPlainNumbers } from '../src/index.js';
+import { coerceArgs, coerceArgsJson, findUndeclaredKeys, formatToolCall, isLosslessNumber, parseArgs, prepareToolCall, stringifyArgs, toPlainNumbers } from '../src/index.js';
 import { renameUnambiguousKeys } from '../src/validate.js';
 
 // Every walk over arguments works at any depth: none of these may throw or overflow the stack.
@@ -53,5 +53,41 @@ describe(`${DEPTH.toLocaleString('en')} levels of nesting`, () => {
   test('formatToolCall renders the whole call', () => {
     const shown = formatToolCall('deep', args, schema);
     expect(shown.length).toBe('deep()'.length + text.length);
+  });
+});
+
+// A change at every level: each is recorded at its path in O(1) (the walk keeps the pointer of
+// each prefix), so these finish in well under a second; at O(depth) per change they took minutes.
+describe(`${DEPTH.toLocaleString('en')} levels with a change at every level`, () => {
+  const levels = { type: 'object', properties: { a: { $ref: '#' }, n: { type: 'integer' } } };
+  const wrapped = (inner: string): string => inner.repeat(DEPTH) + '{}' + '}'.repeat(DEPTH);
+  const nulls = wrapped('{"n":null,"a":');
+  const bare = wrapped('{"a":');
+  /** The path of `n` at `level` (0: the root object). */
+  const nAt = (level: number): string => '/a'.repeat(level) + '/n';
+
+  test('coerceArgs restores the integer at every level, each change at its own path', { timeout: 120_000 }, () => {
+    const { value, changes, refusals } = coerceArgs(parseArgs(wrapped('{"n":5.0,"a":')), levels);
+    expect(refusals).toEqual([]);
+    expect(changes).toHaveLength(DEPTH);
+    for (const level of [0, 1, 2, 77, DEPTH - 1]) expect(changes[level]).toEqual({ path: nAt(level), from: '5.0', to: '5', rule: 'integer-literal' });
+    expect(stringifyArgs(value)).toBe(wrapped('{"n":5,"a":'));
+  });
+
+  test('coerceArgsJson removes the optional null at every level', { timeout: 120_000 }, () => {
+    expect(coerceArgsJson(nulls, levels, { lenient: true })).toBe(bare);
+  });
+
+  test('prepareToolCall removes them too, innermost first, each at its own path', { timeout: 120_000 }, () => {
+    const call = prepareToolCall(nulls, levels, { lenient: true });
+    expect([call.ok, call.json === bare]).toEqual([true, true]);
+    expect(call.changes).toHaveLength(DEPTH);
+    for (const level of [0, 1, 2, 77, DEPTH - 1]) expect(call.changes[DEPTH - 1 - level]).toEqual({ path: nAt(level), from: 'null', to: '', rule: 'optional-null' });
+  });
+
+  test('findUndeclaredKeys finds an undeclared key at every level, each at its own path', { timeout: 120_000 }, () => {
+    const found = findUndeclaredKeys(parseArgs(wrapped('{"x/~":1,"a":')), levels);
+    expect(found).toHaveLength(DEPTH);
+    for (const level of [0, 1, 77, DEPTH - 1]) expect(found[level]).toEqual({ path: '/a'.repeat(level) + '/x~1~0', key: 'x/~' });
   });
 });

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { ArgsCycleError, ArgsParseError, MissingPeerError, SchemaCoerceError, locate } from '../src/json/errors.js';
 import { copyObject, hasOwn, isPlainObject, ownValue, setOwn } from '../src/json/objects.js';
-import { escapeToken, parsePointer, toPointer, valueAtPointer } from '../src/json/pointer.js';
+import { PointerPath, escapeToken, parsePointer, valueAtPointer } from '../src/json/pointer.js';
 import { flatCopy, flatSlice } from '../src/json/strings.js';
 
 describe('JSON Pointer', () => {
@@ -17,9 +17,28 @@ describe('JSON Pointer', () => {
     expect(parsePointer(`/${escaped}`)).toEqual([token]);
   });
 
-  test('toPointer joins escaped tokens, numbers as digits; no token is the root', () => {
-    expect(toPointer([])).toBe('');
-    expect(toPointer(['a', 0, 'b/c', '~'])).toBe('/a/0/b~1c/~0');
+  test('PointerPath joins escaped tokens, numbers as digits; no token is the root; a pop steps back one', () => {
+    const path = new PointerPath();
+    expect([path.pointer, path.last()]).toEqual(['', undefined]);
+    for (const token of ['a', 0, 'b/c', '~']) path.push(token);
+    expect([path.pointer, path.last()]).toEqual(['/a/0/b~1c/~0', '~']);
+    expect(path.pop()).toBe('~');
+    expect([path.pointer, path.last()]).toEqual(['/a/0/b~1c', 'b/c']);
+    path.pop();
+    path.push('x');
+    expect(path.pointer).toBe('/a/0/x');
+    path.pop();
+    path.pop();
+    path.pop();
+    expect(path.pop()).toBe(undefined);
+    expect([path.pointer, path.last()]).toEqual(['', undefined]);
+  });
+
+  test('a PointerPath started at a pointer extends it and has no token of its own', () => {
+    const path = new PointerPath('/a~1b/0');
+    expect([path.pointer, path.last()]).toEqual(['/a~1b/0', undefined]);
+    path.push('c');
+    expect([path.pointer, path.last()]).toEqual(['/a~1b/0/c', 'c']);
   });
 
   test.each([

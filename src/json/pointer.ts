@@ -12,11 +12,43 @@ function unescapeToken(token: string): string {
   return token.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-/** Joins reference tokens into a JSON Pointer; no tokens is the root pointer `""`. */
-export function toPointer(tokens: readonly (string | number)[]): string {
-  let pointer = '';
-  for (const token of tokens) pointer += '/' + escapeToken(String(token));
-  return pointer;
+/**
+ * The path of the value a walk is at, as tokens and as a JSON Pointer. The pointer of each
+ * prefix is kept as the path grows (the parent's pointer plus one escaped token), so reading the
+ * pointer costs O(1) at any depth, and a walk that records a change at every level stays linear.
+ */
+export class PointerPath {
+  private readonly tokens: (string | number)[] = [];
+  /** `pointers[i]` is the pointer of the first `i` tokens, after `base`. */
+  private readonly pointers: string[];
+
+  /** @param base - The pointer the path starts at (`""`: the root). */
+  constructor(base = '') {
+    this.pointers = [base];
+  }
+
+  /** The JSON Pointer of the path. */
+  get pointer(): string {
+    return this.pointers[this.pointers.length - 1]!;
+  }
+
+  /** The last token pushed and not popped; `undefined` at the start. */
+  last(): string | number | undefined {
+    return this.tokens[this.tokens.length - 1];
+  }
+
+  /** Steps down to `token`. */
+  push(token: string | number): void {
+    this.tokens.push(token);
+    this.pointers.push(this.pointer + '/' + escapeToken(String(token)));
+  }
+
+  /** Steps back up; returns the token left (`undefined` at the start, which stays). */
+  pop(): string | number | undefined {
+    if (this.tokens.length === 0) return undefined;
+    this.pointers.pop();
+    return this.tokens.pop();
+  }
 }
 
 /**

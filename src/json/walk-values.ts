@@ -16,6 +16,12 @@ export type Container = unknown[] | Record<string, unknown>;
 /** One step of a path: an array index or an object key. */
 export type PathToken = string | number;
 
+/** The path a walk keeps: a token pushed on the way down, popped on the way up (an array will do). */
+export interface PathStack {
+  push(token: PathToken): unknown;
+  pop(): PathToken | undefined;
+}
+
 /**
  * What a walk does at each value. `S` is the state a value is visited in (a plan node, or
  * nothing); `child` derives a child's state from its parent's.
@@ -49,7 +55,7 @@ interface Frame<S> {
  *
  * @returns The walked value: the same reference when nothing was replaced.
  */
-export function walkValues<S>(value: unknown, state: S, visitor: ValueVisitor<S>, path: PathToken[], cycleWatchDepth: number): unknown {
+export function walkValues<S>(value: unknown, state: S, visitor: ValueVisitor<S>, path: PathStack, cycleWatchDepth: number): unknown {
   if (!isContainer(value)) return visitor.leaf(value, state);
   if (!visitor.enter(value, state)) return value;
   const frames: Frame<S>[] = [open(value, state)];

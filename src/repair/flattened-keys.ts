@@ -7,15 +7,15 @@
  * missing. Anything else is left as it is (and is an undeclared key).
  */
 import { hasOwn, setOwn } from '../json/objects.js';
-import { toPointer } from '../json/pointer.js';
+import type { PointerPath } from '../json/pointer.js';
 import { TYPE_BITS } from '../schema/keywords.js';
 import type { PlanNode } from '../schema/plan.js';
 import type { Change, CoerceResult, Refusal } from './types.js';
 
 /** What the rebuild needs from the walk that calls it. */
 export interface ReshapeContext {
-  /** Tokens from the root to the object being rebuilt; pushed and popped, left as it was. */
-  readonly path: (string | number)[];
+  /** The path from the root to the object being rebuilt; pushed and popped, left as it was. */
+  readonly path: PointerPath;
   readonly changes: Change[];
   readonly refusals: Refusal[];
   /** Coerces `value` against `node` on its own, at the current path. */
@@ -87,9 +87,10 @@ export function rebuildFlattened(object: Record<string, unknown>, node: PlanNode
 function settle(head: string, group: Group, value: unknown, node: PlanNode, context: ReshapeContext): unknown {
   const { path } = context;
   for (const { key, steps } of group.keys) {
-    path.push(head, ...steps);
-    context.changes.push({ path: toPointer(path), from: JSON.stringify(key), to: JSON.stringify(steps[steps.length - 1]), rule: 'flattened-key' });
-    path.length -= steps.length + 1;
+    path.push(head);
+    for (const step of steps) path.push(step);
+    context.changes.push({ path: path.pointer, from: JSON.stringify(key), to: JSON.stringify(steps[steps.length - 1]), rule: 'flattened-key' });
+    for (let i = 0; i <= steps.length; i++) path.pop();
   }
   path.push(head);
   const inner = context.nest(value, node.child(head)!);

@@ -13,7 +13,7 @@ import { foldEnumCase } from './enum-case.js';
 import { LosslessNumber, isLosslessNumber, stringifyArgs } from '../json/lossless.js';
 import { restoreInteger, type IntegerRange } from '../json/numbers.js';
 import { hasWork, WORK_INTEGER, WORK_LENIENT, type PlanNode } from '../schema/plan.js';
-import { toPointer } from '../json/pointer.js';
+import { PointerPath } from '../json/pointer.js';
 import type { Change, ChangeRule, CoerceResult, Refusal, RefusalReason } from './types.js';
 
 /** Depth from which the walk starts watching for cyclic arguments. */
@@ -29,8 +29,8 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
   readonly work: number;
   readonly changes: Change[] = [];
   readonly refusals: Refusal[] = [];
-  /** Tokens from the root of the arguments to the value being decided. */
-  readonly path: (string | number)[];
+  /** The path from the root of the arguments to the value being decided. */
+  readonly path: PointerPath;
   /** Rules that reshape objects are on (`optionalNull`, `flattenedKey`): the stacks below are kept. */
   private readonly reshaping: boolean;
   /** The node of each container entered and not yet left, innermost last. */
@@ -38,7 +38,7 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
   /** Per entered container, what its leaving must do to it (`undefined`: nothing). */
   private readonly reshapes: (Reshape | undefined)[] = [];
 
-  constructor(range: IntegerRange, rules: Rules | null, path: (string | number)[] = []) {
+  constructor(range: IntegerRange, rules: Rules | null, path: PointerPath = new PointerPath()) {
     this.range = range;
     this.rules = rules;
     this.work = rules === null ? WORK_INTEGER : WORK_INTEGER | WORK_LENIENT;
@@ -48,15 +48,16 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
 
   /** Records a change at the current path. */
   change(from: unknown, to: unknown, rule: ChangeRule): void {
-    this.changes.push({ path: toPointer(this.path), from: textOf(from), to: textOf(to), rule });
+    this.changes.push({ path: this.path.pointer, from: textOf(from), to: textOf(to), rule });
   }
 
   /** Records a refusal at the current path; `values` lists the allowed values when they are known. */
   refuse(value: unknown, node: PlanNode, reason: RefusalReason, values?: readonly string[]): void {
     const expected = values ?? typeNames(node.accept);
     const wanted = values !== undefined ? `expected one of ${values.join(', ')}` : expected.length === 0 ? 'no value is accepted here' : `expected ${expected.join(' or ')}`;
-    const message = `${textOf(value)} at ${toPointer(this.path) || 'the root'} was left as it is: ${REASONS[reason]}; ${wanted}`;
-    this.refusals.push({ path: toPointer(this.path), value, reason, expected, message });
+    const path = this.path.pointer;
+    const message = `${textOf(value)} at ${path || 'the root'} was left as it is: ${REASONS[reason]}; ${wanted}`;
+    this.refusals.push({ path, value, reason, expected, message });
   }
 
   /**
@@ -64,7 +65,7 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
    * conversions that must see whether their inner values are refused before they are taken.
    */
   nest(value: unknown, node: PlanNode): CoerceResult {
-    const inner = new Coercion(this.range, this.rules, [...this.path]);
+    const inner = new Coercion(this.range, this.rules, new PointerPath(this.path.pointer));
     return { value: walk(value, node, inner), changes: inner.changes, refusals: inner.refusals };
   }
 
@@ -126,7 +127,7 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
    */
   private removesNull(node: PlanNode): boolean {
     if (this.rules === null || !this.rules.optionalNull || accepts(node.accept, null)) return false;
-    const key = this.path[this.path.length - 1];
+    const key = this.path.last();
     const parent = this.containers[this.containers.length - 1];
     if (typeof key !== 'string' || parent === undefined || !parent.dropsNull(key)) return false;
     this.reshape().removed.push(key);
@@ -154,7 +155,7 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
     for (const key of removed) {
       if (!gone.has(key)) continue;
       this.path.push(key);
-      this.changes.push({ path: toPointer(this.path), from: 'null', to: '', rule: 'optional-null' });
+      this.changes.push({ path: this.path.pointer, from: 'null', to: '', rule: 'optional-null' });
       this.path.pop();
     }
     return kept ?? object;

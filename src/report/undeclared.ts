@@ -7,7 +7,7 @@ import { setOwn } from '../json/objects.js';
 import { normalizeName } from '../json/strings.js';
 import { walkValues, type Container, type PathToken, type ValueVisitor } from '../json/walk-values.js';
 import { planOrNull, type PlanNode } from '../schema/plan.js';
-import { escapeToken, toPointer } from '../json/pointer.js';
+import { escapeToken, PointerPath } from '../json/pointer.js';
 import type { Change } from '../repair/types.js';
 
 /** A key the applicable schemas do not declare, with the declared name probably meant. */
@@ -80,7 +80,7 @@ class KeyScan implements ValueVisitor<PlanNode> {
   readonly changes: Change[] = [];
   readonly conflicts: UndeclaredKey[] = [];
   private readonly renaming: boolean;
-  private readonly path: PathToken[] = [];
+  private readonly path = new PointerPath();
   /** Per entered container, the renames to make in it as it is left (`null`: none). */
   private readonly renames: (Map<string, string> | null)[] = [];
 
@@ -108,7 +108,7 @@ class KeyScan implements ValueVisitor<PlanNode> {
       const keys = Object.keys(container);
       const shape = node.shape();
       const undeclared = shape.open ? [] : keys.filter((key) => !node.declares(key));
-      const at = undeclared.length === 0 ? '' : toPointer(this.path);
+      const at = this.path.pointer;
       const targets = this.renaming ? undeclared.map((key) => unambiguous(key, shape.declared, keys, container)) : [];
       const claims = new Map<string | undefined, number>();
       for (const target of targets) claims.set(target, (claims.get(target) ?? 0) + 1);
