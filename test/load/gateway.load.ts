@@ -7,13 +7,13 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { startGatewayProcess, stopGateways } from '../_helpers/gateway.js';
 import { ROOT } from '../_helpers/run.js';
 import { makeTempDir, removeTempDirs } from '../_helpers/temp.js';
 import { startHttpPeer, type HttpPeer } from '../peers/http-server.js';
+import { freePort } from '../_helpers/ports.js';
 
 const SESSIONS = 50;
 const CALLS = 200;
@@ -29,14 +29,6 @@ async function upstream(port?: number): Promise<HttpPeer> {
   const peer = await startHttpPeer({ json: true, ...(port === undefined ? {} : { port }) });
   cleanups.push(() => peer.close());
   return peer;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** What became of the calls of a run. */

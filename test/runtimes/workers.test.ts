@@ -9,7 +9,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -19,20 +18,12 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { prepareToolCall } from '../../src/index.js';
 import { binary } from './other-runtime.js';
 import { loadTables } from './tables.js';
+import { freePort } from '../_helpers/ports.js';
 
 const work = mkdtempSync(join(tmpdir(), 'schema-coerce-workerd-'));
 let workerd: ChildProcess;
 let origin: string;
 let log = '';
-
-/** A port the OS has just handed out on 127.0.0.1 (workerd's config names its socket's port). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const config = (port: number) => `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
