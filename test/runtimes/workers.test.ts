@@ -45,7 +45,9 @@ beforeAll(async () => {
   });
   const port = await freePort();
   writeFileSync(join(work, 'config.capnp'), config(port));
-  workerd = spawn(binary('workerd'), ['serve', join(work, 'config.capnp')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // In a process group of its own, killed whole after the tests: a SIGTERM left workerd draining,
+  // still running long after the suite had ended.
+  workerd = spawn(binary('workerd'), ['serve', join(work, 'config.capnp')], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   workerd.stdout!.on('data', (chunk: Buffer) => (log += chunk));
   workerd.stderr!.on('data', (chunk: Buffer) => (log += chunk));
   origin = `http://127.0.0.1:${port}`;
@@ -58,7 +60,11 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  workerd?.kill();
+  try {
+    if (workerd?.pid !== undefined) process.kill(-workerd.pid, 'SIGKILL');
+  } catch {
+    // The group has already ended.
+  }
   rmSync(work, { recursive: true, force: true });
 });
 
