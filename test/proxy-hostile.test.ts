@@ -29,6 +29,14 @@ function knowing(options: ProxyOptions = {}) {
   return { session, send, toServer, toClient, reports };
 }
 
+/** Sends `lines` to a session knowing `t`, and expects each to reach the server as it came, unanswered. */
+function expectForwarded(lines: readonly string[]): void {
+  const { send, toServer, toClient } = knowing();
+  for (const line of lines) send(line);
+  expect(toClient).toEqual([]);
+  expect(toServer).toEqual(lines.map((line) => line + '\n'));
+}
+
 /** The JSON-RPC error a client got, parsed. */
 const errorOf = (line: string): { id: unknown; error: { code: number; message: string } } => JSON.parse(line) as never;
 
@@ -62,16 +70,12 @@ describe('a key the envelope or params repeats', () => {
   });
 
   test('keys repeated deeper than params, or in distinct objects, are not the envelope\'s: the line goes on', () => {
-    const { send, toServer, toClient } = knowing();
-    const lines = [
+    expectForwarded([
       '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"n":1},"_meta":{"a":1,"a":2}}}',
       '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","arguments":{"n":1},"x":{"name":1},"y":{"name":2}}}',
       '{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"cursor":1,"cursor":2}}}',
       '{"jsonrpc":"2.0","id":4,"method":"resources/read","params":[{"tools":1},{"tools":1}]}',
-    ];
-    for (const line of lines) send(line);
-    expect(toClient).toEqual([]);
-    expect(toServer).toEqual(lines.map((line) => line + '\n'));
+    ]);
   });
 
   test('the heads: the repeated key is named, an id read only when every reading agrees', () => {
@@ -139,8 +143,7 @@ describe('a batch (a line that is a JSON array)', () => {
   });
 
   test('a batch without a tools/ request goes on byte for byte, whatever it mentions', () => {
-    const { send, toServer, toClient } = knowing();
-    const lines = [
+    expectForwarded([
       '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/progress","params":{"tools":"tools/call"}}]',
       '[{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"tools/call","s":"\xc3"}}]',
       '[{"jsonrpc":"2.0","id":3,"method":"x/tools/call","params":{"d":{"a":1,"a":2}}}]',
@@ -149,10 +152,7 @@ describe('a batch (a line that is a JSON array)', () => {
       `[${call(4)}`,
       `[${call(5)}]]`,
       "[{'method':'tools/call'}]",
-    ];
-    for (const line of lines) send(line);
-    expect(toClient).toEqual([]);
-    expect(toServer).toEqual(lines.map((line) => line + '\n'));
+    ]);
   });
 
   test('a batch waiting behind the proxy\'s own tools/list is refused when it goes on', () => {
