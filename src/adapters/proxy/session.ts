@@ -63,7 +63,7 @@ export class ProxySession {
   /** Tools the proxy has asked the server about since the list last changed. */
   private readonly asked = new Set<string>();
   /** How the ids of the session's own requests (its tools/list) begin: random per session, so no client can write one. */
-  readonly ownPrefix = `schema-coerce-proxy:${randomUUID()}:`;
+  readonly ownPrefix: string = `schema-coerce-proxy:${randomUUID()}:`;
   private readonly ownPrefixBytes = Buffer.from(this.ownPrefix);
   private ownCount = 0;
   /** The proxy's own requests not answered yet (a late answer is the proxy's, never the client's). */
