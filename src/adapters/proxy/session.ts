@@ -13,6 +13,7 @@ import { scanJson, scanningPlain, skipSpace, type JsonVisitor } from '../../json
 import { coerceArgsJsonEdits, type TextEdit } from '../../repair/coerce.js';
 import type { ArgsValidator, CoerceOptions } from '../../index.js';
 import { LISTING_MS, Paging, ToolSchemas, type SharedSchemas } from '../tool-schemas.js';
+import { batchRefusal } from './batch.js';
 import { CallShapes } from './call-shapes.js';
 import { ambiguityError, flatCopy, isAscii, isAsciiBytes, isPlainAsciiBytes, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
 import { byteEdits, SplicedLine, splicedText } from './splice.js';
@@ -46,6 +47,7 @@ export interface Wiring {
 const NEWLINE = Buffer.from('\n');
 const QUOTE = 0x22;
 const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
 /** A server line can matter only if it holds one of these (an escape may hide a name). */
 const LIST_CHANGED = 'list_changed';
 const ESCAPE = '\\u';
@@ -132,6 +134,7 @@ export class ProxySession {
       return;
     }
     const text = mayName(image ?? line, TOOLS, TOOLS_BYTES) ? (image ?? latin1Of(line)) : undefined;
+    if (text !== undefined && text.charCodeAt(skipSpace(text, 0)) === OPEN_BRACKET && this.refusesBatch(text)) return;
     const head = text === undefined ? undefined : this.clientHead(text);
     const ambiguous = head === undefined ? undefined : ambiguityError(head);
     if (ambiguous !== undefined) {
@@ -156,6 +159,19 @@ export class ProxySession {
       return;
     }
     this.wiring.toServer(terminated ? [line, NEWLINE] : [line]);
+  }
+
+  /**
+   * Answers a batch that holds a `tools/` request (see `batchRefusal`) instead of forwarding it.
+   *
+   * @returns Whether the batch was refused.
+   */
+  private refusesBatch(text: string): boolean {
+    const refusal = batchRefusal(text);
+    if (refusal === undefined) return false;
+    this.wiring.report({ kind: 'rejection', tool: '', message: `a batch of ${refusal.members} holding a tools/ request` });
+    if (refusal.answer !== null) this.wiring.toClient(Buffer.from(refusal.answer + '\n'));
+    return true;
   }
 
   /** The head of a client line (its latin1 image), its shape kept for the calls like it. */
