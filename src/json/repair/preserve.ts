@@ -100,9 +100,6 @@ const PYTHON_ESCAPES: Readonly<Record<string, string>> = {
   '"': '"', "'": "'", '\\': '\\', a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\x0b',
 };
 
-/** From this many characters on, contents are compared as slices rather than one by one. */
-const LONG = 24;
-
 /**
  * True when the input token's content has no backslash (each character stands for itself, in
  * every reading) and the written token's content is the very same characters: the common case,
@@ -115,11 +112,6 @@ function plainSame(input: string, from: number, to: number, escapes: Escapes, re
   const length = to - from - 2 * open;
   if (end - start - 2 !== length) return false;
   if (open === 1 && input[to - 1] !== CLOSE[input[from]!]) return false;
-  if (length >= LONG) {
-    // Compared natively: a slice this long is a view, not a copy.
-    const content = input.slice(from + open, to - open);
-    return content.indexOf('\\') === -1 && content === repaired.slice(start + 1, end - 1);
-  }
   for (let i = 0; i < length; i++) {
     const code = input.charCodeAt(from + open + i);
     if (code === 0x5c || code !== repaired.charCodeAt(start + 1 + i)) return false;
