@@ -118,3 +118,19 @@ describe('wholeDecimalDot, the N.0 fast path of restoreInteger', () => {
     expect(wholeDecimalDot(text)).toBe(dot);
   });
 });
+
+describe('an exponent written with leading zeros', () => {
+  test('is read by its value, however many zeros lead it: 1e0000000000000002 is 100', () => {
+    expect(restoreInteger('1e0000000000000002', 'int64')).toBe('100');
+    expect(restoreInteger('-1.5e0000000000000000001', 'safe')).toBe('-15');
+    expect(restoreInteger('7e00000000000000000000', 'int64')).toBe('7');
+    expect(restoreInteger('1e-00000000000000001', 'unbounded')).toBe('not-whole');
+    expect(isWholeLiteral('25e-0000000000000000001')).toBe(false);
+    expect(isWholeLiteral('2.5e0000000000000000001')).toBe(true);
+  });
+
+  test('sixteen significant exponent digits are past every range, never a wrong finite value', () => {
+    expect(restoreInteger('1e0000000000000000000001000000000000000', 'unbounded')).toBe('out-of-range');
+    expect(restoreInteger('1e-1000000000000000', 'unbounded')).toBe('not-whole');
+  });
+});
