@@ -5,8 +5,11 @@
  * loopback server (same origin followed with method, body and headers; another origin, a missing
  * `Location` and a sixth hop refused; any other `3xx` answered as it is).
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { fetchFollowing, follow, RedirectRefused, whyUnreachable } from '../src/adapters/proxy/redirects.js';
@@ -61,6 +64,11 @@ describe('a server run as a child process on stdio', () => {
     expect(await done).toBe(130);
   });
 
+  test('a last server line without a newline reaches the client when the server\'s output ends', async () => {
+    const run = await runInProcess(node('process.stdout.write(\'{"jsonrpc":"2.0","id":1,"result":{}}\')'), []);
+    expect(run.stdout.toString('utf8')).toBe('{"jsonrpc":"2.0","id":1,"result":{}}');
+  });
+
   test('a command that cannot be started: status 127 and its name and code on stderr', async () => {
     const run = await runInProcess(stdioUpstream(['/nonexistent/mcp-server', '--flag']), [PING]);
     expect(run.status).toBe(127);
@@ -72,6 +80,31 @@ describe('a server run as a child process on stdio', () => {
     const run = await runInProcess(node('process.exit(1)'), [PING]);
     expect(run.status).toBe(1);
     expect(run.stderr).not.toContain('cannot start');
+  });
+});
+
+/** A call whose arguments repeat: the proxy refuses it and reports the rejection. */
+const AMBIGUOUS = '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t","arguments":{"n":1},"arguments":{"n":2}}}\n';
+const SILENT = 'process.stdin.resume()';
+
+describe('what the proxy reports of a call it refuses', () => {
+  test('with verbose, each report is a JSON line on stderr', async () => {
+    const run = await runInProcess(node(SILENT), [AMBIGUOUS], { verbose: true });
+    const lines = run.stderr.split('\n').filter((line) => line !== '');
+    expect(lines.length).toBe(1);
+    expect(lines[0]!.startsWith('schema-coerce proxy: {"time":"')).toBe(true);
+    expect(JSON.parse(lines[0]!.slice('schema-coerce proxy: '.length))).toMatchObject({ kind: 'rejection', tool: 't', message: 'the request repeats the key "arguments"' });
+    expect(JSON.parse(run.stdout.toString('utf8'))).toMatchObject({ id: 7, error: { code: -32600 } });
+  });
+
+  test('without verbose, stderr stays empty; with a log file, the report is appended there', async () => {
+    const log = join(mkdtempSync(join(tmpdir(), 'sc-log-')), 'proxy.log');
+    const first = await runInProcess(node(SILENT), [AMBIGUOUS], { log });
+    const second = await runInProcess(node(SILENT), [AMBIGUOUS], { log });
+    expect(first.stderr + second.stderr).toBe('');
+    const entries = readFileSync(log, 'utf8').split('\n');
+    expect(entries.pop()).toBe('');
+    expect(entries.map((entry) => JSON.parse(entry).kind)).toEqual(['rejection', 'rejection']);
   });
 });
 

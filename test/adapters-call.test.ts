@@ -1,0 +1,54 @@
+/**
+ * The calls the framework and MCP adapters share, run directly: which validator each `validate`
+ * setting picks (Ajv's loaded on `true`, none on `false`, the adapter's default when unset, a
+ * custom one as given), that the chosen validator decides whether the call goes on, and the
+ * errors' own names.
+ */
+import { describe, expect, test } from 'vitest';
+import { prepareFrameworkCall, resolveValidator } from '../src/adapters/framework-call.js';
+import { prepare } from '../src/adapters/mcp/options.js';
+import { NumberPrecisionError } from '../src/adapters/mcp/wire.js';
+import { InvalidToolArgumentsError } from '../src/adapters/mcp/client.js';
+import type { ArgsValidator } from '../src/index.js';
+
+/** A schema that repair leaves alone but validation refuses for `{ n: 0 }`. */
+const SCHEMA = { type: 'object', properties: { n: { type: 'integer', minimum: 1 } } };
+const refuseAll: ArgsValidator = () => ({ valid: false, errors: [{ path: '/n', message: 'refused by the custom validator' }] }) as never;
+
+describe('which validator an adapter uses', () => {
+  test('true loads the built-in one, false and an unset default mean none, a custom one is used as it is', async () => {
+    expect(typeof (await resolveValidator(true, false))).toBe('function');
+    expect(typeof (await resolveValidator(undefined, true))).toBe('function');
+    expect(await resolveValidator(false, true)).toBeUndefined();
+    expect(await resolveValidator(undefined, false)).toBeUndefined();
+    expect(await resolveValidator(refuseAll, false)).toBe(refuseAll);
+  });
+
+  test('the framework call is refused by the validator it is given, and goes on without one', async () => {
+    const validated = prepareFrameworkCall({ n: 0 }, SCHEMA, 't', {}, await resolveValidator(true, false));
+    expect(validated.ok).toBe(false);
+    const unvalidated = prepareFrameworkCall({ n: 0 }, SCHEMA, 't', {}, await resolveValidator(false, true));
+    expect(unvalidated.ok).toBe(true);
+  });
+
+  test('the MCP adapters validate with Ajv on true, not at all on false or unset, and with a custom validator as given', async () => {
+    expect((await prepare({ n: 0 }, SCHEMA, 't', { validate: true })).ok).toBe(false);
+    expect((await prepare({ n: 0 }, SCHEMA, 't', { validate: false })).ok).toBe(true);
+    expect((await prepare({ n: 0 }, SCHEMA, 't', {})).ok).toBe(true);
+    expect((await prepare({ n: 5 }, SCHEMA, 't', { validate: refuseAll })).ok).toBe(false);
+  });
+});
+
+describe('the adapters\' errors carry their own names', () => {
+  test('NumberPrecisionError names the literal and the way out', () => {
+    const error = new NumberPrecisionError('12345678901234567890');
+    expect(error.name).toBe('NumberPrecisionError');
+    expect(error.literal).toBe('12345678901234567890');
+    expect(error.message).toBe('[schema-coerce] 12345678901234567890 cannot be sent exactly on a runtime without JSON.rawJSON (Node 22+); pass lossyNumbers: true to send it rounded');
+  });
+
+  test('InvalidToolArgumentsError is the MCP name of an invalid call', async () => {
+    const call = await prepare({ n: 0 }, SCHEMA, 't', { validate: true });
+    expect(new InvalidToolArgumentsError(call).name).toBe('InvalidToolArgumentsError');
+  });
+});
