@@ -14,6 +14,7 @@ export default defineConfig({
       'test/proxy-session.test.ts',
       'test/proxy-bytes.test.ts',
       'test/proxy-inprocess.test.ts',
+      'test/proxy-upstreams.test.ts',
       'test/fuzz-proxy.test.ts',
       'test/mcp.test.ts',
       'test/mcp-adapters.test.ts',

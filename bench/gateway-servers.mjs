@@ -2,7 +2,10 @@
 // `listening <url>` once they listen. `upstream` is a Streamable HTTP MCP server built with the
 // official SDK (stateful, JSON answers) with an `echo` tool (its arguments back, `count` an
 // integer checked by zod); `bare PORT UPSTREAM` is a pass-through that forwards every request to
-// UPSTREAM byte for byte and streams the answer back, the floor of any HTTP gateway in Node.
+// UPSTREAM byte for byte and streams the answer back, the floor of any HTTP gateway in Node;
+// `stdio` is a stdio MCP server of one process (newline-delimited JSON-RPC, the same `echo`
+// tool, no SDK: it starts fast, once per session), for the stdio routes (the gateway with
+// `-- command`, and supergateway).
 import { randomUUID } from 'node:crypto';
 import { Agent, createServer, request } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -11,7 +14,19 @@ import { z } from 'zod';
 
 const [kind, port, target] = process.argv.slice(2);
 let http;
-if (kind === 'upstream') {
+if (kind === 'stdio') {
+  const { createInterface } = await import('node:readline');
+  const answer = (id, result) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, result }) + '\n');
+  const echo = { name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' }, count: { type: 'integer' } } } };
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    const message = JSON.parse(line);
+    if (message.id === undefined || message.method === undefined) return;
+    if (message.method === 'initialize') answer(message.id, { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'bench-stdio', version: '1.0.0' } });
+    else if (message.method === 'tools/list') answer(message.id, { tools: [echo] });
+    else if (message.method === 'tools/call') answer(message.id, { content: [{ type: 'text', text: JSON.stringify(message.params.arguments) }] });
+    else process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } }) + '\n');
+  });
+} else if (kind === 'upstream') {
   const transports = new Map();
   http = createServer(async (req, res) => {
     const chunks = [];
@@ -40,5 +55,7 @@ if (kind === 'upstream') {
     req.pipe(forwarded);
   });
 }
-http.keepAliveTimeout = 60_000;
-http.listen(Number(port), '127.0.0.1', () => console.log(`listening http://127.0.0.1:${http.address().port}/mcp`));
+if (http !== undefined) {
+  http.keepAliveTimeout = 60_000;
+  http.listen(Number(port), '127.0.0.1', () => console.log(`listening http://127.0.0.1:${http.address().port}/mcp`));
+}

@@ -6,9 +6,13 @@
  * processes, and take turns block by block within every round, so a slow phase of the machine
  * falls on all of them; figures are medians over the rounds, ratios are taken within a round.
  * Every answer is checked against its call (id and content). The gateway's peak resident size
- * per session is measured over the run. Needs the built CLI (`npm run build`).
+ * per session is measured over the run. Two stdio routes run in the same rounds: the gateway
+ * with `-- command` and supergateway (`--stdio … --outputTransport streamableHttp --stateful`, the
+ * pass-through that hosts a stdio server over HTTP and repairs nothing), each starting one
+ * process of the same stdio server per session. Needs the built CLI (`npm run build`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
@@ -26,8 +30,9 @@ const WARM_UP = 20;
 const ARGS = `{"text":"${'a'.repeat(1000)}","count":5.0}`;
 const ANSWER = `{"text":"${'a'.repeat(1000)}","count":5}`;
 
-type Route = 'direct' | 'bare' | 'gateway';
-const ROUTES: readonly Route[] = ['direct', 'bare', 'gateway'];
+type Route = 'direct' | 'bare' | 'gateway' | 'gateway stdio' | 'supergateway';
+const ROUTES: readonly Route[] = ['direct', 'bare', 'gateway', 'gateway stdio', 'supergateway'];
+const SUPERGATEWAY = join(ROOT, 'node_modules', 'supergateway', 'dist', 'index.js');
 const agent = new Agent({ keepAlive: true, maxSockets: 4 * SESSIONS });
 
 interface Answer {
@@ -50,15 +55,36 @@ function post(url: string, body: string, session?: string): Promise<Answer> {
   });
 }
 
-/** Starts a process that prints `listening <url>` (on stdout or stderr) and resolves with the URL. */
+/** The message of an answer: its JSON body, or the data of its SSE event. */
+function messageOf(body: string): unknown {
+  const data = /^data: (.*)$/m.exec(body);
+  return JSON.parse(data === null ? body : data[1]!);
+}
+
+/** A port free on loopback now (for supergateway, which is told its port). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts a process that prints `listening <url>` (on stdout or stderr), or `listening on port N`
+ * as supergateway does, and resolves with the URL.
+ */
 function started(command: string[]): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let seen = '';
     const read = (chunk: Buffer): void => {
       seen += chunk.toString();
-      const found = /listening (?:on )?(http:\/\/\S+?\/mcp)/.exec(seen);
+      const found = /listening (?:on )?(http:\/\/\S+?\/mcp)/i.exec(seen);
+      const port = /listening on port (\d+)/i.exec(seen);
       if (found !== null) resolve({ url: found[1]!, child });
+      else if (port !== null) resolve({ url: `http://127.0.0.1:${port[1]}/mcp`, child });
     };
     child.stdout!.on('data', read);
     child.stderr!.on('data', read);
@@ -90,7 +116,7 @@ async function block(url: string, sessions: readonly string[], calls: number): P
         const sent = process.hrtime.bigint();
         const answer = await post(url, `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":${ARGS}}}`, session);
         latencies.push(Number(process.hrtime.bigint() - sent) / 1e6);
-        const message = JSON.parse(answer.body) as { id?: number; result?: { content: { text: string }[] } };
+        const message = (answer.status === 200 ? messageOf(answer.body) : {}) as { id?: number; result?: { content: { text: string }[] } };
         if (message.id !== id || message.result?.content[0]?.text !== ANSWER) throw new Error(`${url}: call ${id} answered ${answer.status} ${answer.body.slice(0, 200)}`);
       }
     }),
@@ -113,7 +139,10 @@ async function main(): Promise<void> {
   const upstream = await started([process.execPath, SERVERS, 'upstream', '0']);
   const bare = await started([process.execPath, SERVERS, 'bare', '0', upstream.url]);
   const gateway = await started([process.execPath, CLI, 'gateway', '--listen', '127.0.0.1:0', '--lenient', '--max-sessions', String(2 * SESSIONS), '--url', upstream.url]);
-  const urls: Record<Route, string> = { direct: upstream.url, bare: bare.url, gateway: gateway.url };
+  const stdioServer = [process.execPath, SERVERS, 'stdio'];
+  const gatewayStdio = await started([process.execPath, CLI, 'gateway', '--listen', '127.0.0.1:0', '--lenient', '--max-sessions', String(2 * SESSIONS), '--', ...stdioServer]);
+  const supergateway = await started([process.execPath, SUPERGATEWAY, '--stdio', stdioServer.map((word) => JSON.stringify(word)).join(' '), '--outputTransport', 'streamableHttp', '--stateful', '--port', String(await freePort()), '--logLevel', 'info']);
+  const urls: Record<Route, string> = { direct: upstream.url, bare: bare.url, gateway: gateway.url, 'gateway stdio': gatewayStdio.url, supergateway: supergateway.url };
   const before = residentSize(gateway.child.pid!).rss;
   const sessions = {} as Record<Route, string[]>;
   for (const route of ROUTES) sessions[route] = await openSessions(urls[route]);
@@ -128,7 +157,7 @@ async function main(): Promise<void> {
     rounds.push(figures);
   }
   const peak = residentSize(gateway.child.pid!).peak;
-  for (const child of [gateway.child, bare.child, upstream.child]) child.kill('SIGTERM');
+  for (const child of [gateway.child, gatewayStdio.child, supergateway.child, bare.child, upstream.child]) child.kill('SIGTERM');
   agent.destroy();
 
   const med = (route: Route, key: 'p50' | 'throughput'): number => median(rounds.map((figures) => figures[route][key]));
@@ -147,6 +176,12 @@ async function main(): Promise<void> {
     { target: 'p50, gateway ÷ bare Node pass-through', measured: `${fixed(ratio('gateway', 'bare', 'p50'))}× (${spread('gateway', 'bare', 'p50')})`, result: 'info' },
     { target: 'throughput, gateway ÷ bare Node pass-through', measured: `${fixed(ratio('gateway', 'bare', 'throughput'))}× (${spread('gateway', 'bare', 'throughput')})`, result: 'info' },
     { target: 'p50, bare pass-through ÷ direct (the cost of any extra hop)', measured: `${fixed(ratio('bare', 'direct', 'p50'))}×`, result: 'info' },
+    { target: 'p50, supergateway (stdio server, repairs nothing) ÷ the bare upstream', measured: `${fixed(ratio('supergateway', 'direct', 'p50'))}× (${spread('supergateway', 'direct', 'p50')})`, result: 'info' },
+    { target: 'throughput, supergateway ÷ the bare upstream', measured: `${fixed(ratio('supergateway', 'direct', 'throughput'))}× (${spread('supergateway', 'direct', 'throughput')})`, result: 'info' },
+    { target: 'p50, gateway -- stdio server ÷ the bare upstream', measured: `${fixed(ratio('gateway stdio', 'direct', 'p50'))}× (${spread('gateway stdio', 'direct', 'p50')})`, result: 'info' },
+    { target: 'throughput, gateway -- stdio server ÷ the bare upstream', measured: `${fixed(ratio('gateway stdio', 'direct', 'throughput'))}× (${spread('gateway stdio', 'direct', 'throughput')})`, result: 'info' },
+    { target: 'p50, gateway -- stdio server ÷ supergateway (same stdio server)', measured: `${fixed(ratio('gateway stdio', 'supergateway', 'p50'))}× (${spread('gateway stdio', 'supergateway', 'p50')})`, result: 'info' },
+    { target: 'throughput, gateway -- stdio server ÷ supergateway', measured: `${fixed(ratio('gateway stdio', 'supergateway', 'throughput'))}× (${spread('gateway stdio', 'supergateway', 'throughput')})`, result: 'info' },
     { target: 'peak RSS growth of the gateway per session', measured: `${fixed(perSession / 1024, 1)} KB (${fixed((peak - before) / 2 ** 20, 1)} MB over ${SESSIONS} sessions and the run)`, result: 'info' },
   ];
   console.log('\ntargets');

@@ -43,3 +43,12 @@ describe('a $ref under draft-07', () => {
     expect(doc.view(modern.properties.a)).toBe(modern.properties.a);
   });
 });
+
+describe('a reference that cannot be decoded', () => {
+  test('a fragment with a broken percent-escape points nowhere, into a resource the document holds', () => {
+    const root = deepFreeze({ properties: { a: { $ref: '#/properties/%E0%A4%A' } } });
+    const doc = new SchemaDocument(root);
+    expect(doc.resolve('#/properties/%E0%A4%A', root.properties.a)).toBeUndefined();
+    expect(doc.resolve('#/properties/a', root.properties.a)).toBe(root.properties.a);
+  });
+});

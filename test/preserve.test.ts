@@ -77,6 +77,7 @@ describe('the token check reads every rewritten token itself (no trusted rewrite
   // Each input token (at 1, inside `[…]`), the JSON the reader writes, and a wrong JSON of the same length.
   const CASES: readonly [string, string, string, string][] = [
     ['single quotes', "'plain'", '"plain"', '"plaim"'],
+    ['single quotes around a long content', "'a plain value long enough to be compared whole'", '"a plain value long enough to be compared whole"', '"a plain value long enough to be compared whola"'],
     ['a Python \\x escape', "'\\x41'", '"A"', '"B"'],
     ['a Python \\U escape', "'\\U0001F600'", '"\ud83d\ude00"', '"\ud83d\ude01"'],
     ['Python octal escapes', "'\\101\\0\\7'", '"A\\u0000\\u0007"', '"A\\u0000\\u0006"'],
@@ -101,6 +102,11 @@ describe('the token check reads every rewritten token itself (no trusted rewrite
     const edits: Edit[] = [{ start: 1, end: 9, to: '"C:\\new"', rule: 'literal-backslash', escapes: 'literal' }];
     expect(() => checkTokensKept(text, text, [1, 9], edits)).toThrow(/would not keep every string/);
     expect(() => checkTokensKept(text, text, [1, 9], [{ ...edits[0]!, escapes: 'json' }])).not.toThrow();
+    // The same for a content long enough to be compared whole.
+    const long = '["C:\\new folder\\for the project\\notes"]';
+    const whole: Edit[] = [{ start: 1, end: long.length - 1, to: long.slice(1, -1), rule: 'literal-backslash', escapes: 'literal' }];
+    expect(() => checkTokensKept(long, long, [1, long.length - 1], whole)).toThrow(/would not keep every string/);
+    expect(() => checkTokensKept(long, long, [1, long.length - 1], [{ ...whole[0]!, escapes: 'json' }])).not.toThrow();
   });
 
   /** Checks `text`, one string token at 1..`end`, written as `to` by an edit claiming `escapes`. */

@@ -1,8 +1,10 @@
 /**
  * The proxy against a hostile client, in process: lines that two readers read two ways (a key the
- * envelope or `params` repeats) are answered with a JSON-RPC error and never reach the server.
+ * envelope or `params` repeats), and batches holding a `tools/` request, are answered with a
+ * JSON-RPC error and never reach the server.
  */
 import { describe, expect, test } from 'vitest';
+import { BATCH_REFUSED } from '../src/adapters/proxy/batch.js';
 import { readHead } from '../src/adapters/proxy/message.js';
 import { bytesOf, type Piece } from '../src/adapters/proxy/outlet.js';
 import { ProxySession, type ProxyOptions } from '../src/adapters/proxy/session.js';
@@ -25,6 +27,14 @@ function knowing(options: ProxyOptions = {}) {
   toClient.length = 0;
   const send = (line: string | Buffer): void => session.fromClient(typeof line === 'string' ? Buffer.from(line, 'latin1') : line, true);
   return { session, send, toServer, toClient, reports };
+}
+
+/** Sends `lines` to a session knowing `t`, and expects each to reach the server as it came, unanswered. */
+function expectForwarded(lines: readonly string[]): void {
+  const { send, toServer, toClient } = knowing();
+  for (const line of lines) send(line);
+  expect(toClient).toEqual([]);
+  expect(toServer).toEqual(lines.map((line) => line + '\n'));
 }
 
 /** The JSON-RPC error a client got, parsed. */
@@ -60,16 +70,12 @@ describe('a key the envelope or params repeats', () => {
   });
 
   test('keys repeated deeper than params, or in distinct objects, are not the envelope\'s: the line goes on', () => {
-    const { send, toServer, toClient } = knowing();
-    const lines = [
+    expectForwarded([
       '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"n":1},"_meta":{"a":1,"a":2}}}',
       '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","arguments":{"n":1},"x":{"name":1},"y":{"name":2}}}',
       '{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"cursor":1,"cursor":2}}}',
       '{"jsonrpc":"2.0","id":4,"method":"resources/read","params":[{"tools":1},{"tools":1}]}',
-    ];
-    for (const line of lines) send(line);
-    expect(toClient).toEqual([]);
-    expect(toServer).toEqual(lines.map((line) => line + '\n'));
+    ]);
   });
 
   test('the heads: the repeated key is named, an id read only when every reading agrees', () => {
@@ -102,5 +108,63 @@ describe('a key the envelope or params repeats', () => {
     session.stop();
     expect(toServer.slice(1)).toEqual(['{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"n":1}}}\n']);
     expect(toClient.map((answer) => errorOf(answer).error.code)).toEqual([-32600]);
+  });
+});
+
+describe('a batch (a line that is a JSON array)', () => {
+  const call = (id: number, args = '{"n":5.0}'): string => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"t","arguments":${args}}}`;
+  const refusal = (id: unknown) => ({ jsonrpc: '2.0', id, error: { code: -32600, message: BATCH_REFUSED } });
+
+  test.each([
+    ['a tools/call alone', `[${call(1)}]`, [1]],
+    ['a tools/call among other requests and a notification', `[{"jsonrpc":"2.0","id":"p","method":"ping"}, ${call(2)},{"jsonrpc":"2.0","method":"notifications/progress"}]`, ['p', 2]],
+    ['a tools/list, whose answer would teach no schema', '[{"jsonrpc":"2.0","id":3,"method":"tools/list"}]', [3]],
+    ['a method spelled with an escape', '[{"jsonrpc":"2.0","id":4,"method":"tools\\/c\\u0061ll","params":{"name":"t","arguments":{"n":"7"}}}]', [4]],
+    ['white space around the batch and its members', ' \t[ ' + call(5) + ' ,\r' + call(6, '{"n":1}') + ' ] ', [5, 6]],
+    ['a member repeating a key, whatever its method', '[{"jsonrpc":"2.0","id":7,"method":"tools/call","method":"ping"}]', [7]],
+    ['a member with two ids: answered with null', '[{"jsonrpc":"2.0","id":8,"id":9,"method":"tools/call"}]', [null]],
+    ['members that are not objects: answered with null', `[1,"x",[],${call(10)}]`, [null, null, null, 10]],
+  ])('%s: each request is answered with -32600, nothing is forwarded', (_name, line, ids) => {
+    const { send, toServer, toClient, reports } = knowing();
+    send(line);
+    expect(toServer).toEqual([]);
+    expect(toClient).toHaveLength(1);
+    expect(toClient[0]!.endsWith(']\n')).toBe(true);
+    expect(JSON.parse(toClient[0]!)).toEqual(ids.map(refusal));
+    expect(reports).toEqual([{ kind: 'rejection', tool: '', message: expect.stringMatching(/^a batch of \d+ holding a tools\/ request$/) }]);
+  });
+
+  test('a batch of notifications only, one of them tools/: refused, and nothing to answer', () => {
+    const { send, toServer, toClient, reports } = knowing();
+    send('[{"jsonrpc":"2.0","method":"tools/call","params":{"name":"t","arguments":{"n":"7"}}},{"jsonrpc":"2.0","method":"notifications/progress"}]');
+    expect(toServer).toEqual([]);
+    expect(toClient).toEqual([]);
+    expect(reports).toEqual([{ kind: 'rejection', tool: '', message: 'a batch of 2 holding a tools/ request' }]);
+  });
+
+  test('a batch without a tools/ request goes on byte for byte, whatever it mentions', () => {
+    expectForwarded([
+      '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/progress","params":{"tools":"tools/call"}}]',
+      '[{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"tools/call","s":"\xc3"}}]',
+      '[{"jsonrpc":"2.0","id":3,"method":"x/tools/call","params":{"d":{"a":1,"a":2}}}]',
+      '[]',
+      // Not JSON: forwarded as it came, as every line that is not JSON is.
+      `[${call(4)}`,
+      `[${call(5)}]]`,
+      "[{'method':'tools/call'}]",
+    ]);
+  });
+
+  test('a batch waiting behind the proxy\'s own tools/list is refused when it goes on', () => {
+    const toClient: string[] = [];
+    const toServer: string[] = [];
+    const session = new ProxySession({}, { toServer: (pieces) => toServer.push(Buffer.concat(pieces.map(bytesOf)).toString()), toClient: (piece) => toClient.push(bytesOf(piece).toString()), report: () => undefined });
+    session.fromClient(Buffer.from(call(1)), true);
+    session.fromClient(Buffer.from(`[${call(2)}]`), true);
+    const own = JSON.parse(toServer[0]!) as { id: string };
+    session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: own.id, result: TOOLS })), true);
+    session.stop();
+    expect(toServer.slice(1)).toEqual([call(1, '{"n":5}') + '\n']);
+    expect(toClient.map((line) => JSON.parse(line) as unknown)).toEqual([[refusal(2)]]);
   });
 });

@@ -30,6 +30,43 @@ export class Paging {
   }
 }
 
+/**
+ * Tool schemas shared by many sessions (the gateway's): a schema listed with the same text as
+ * one before is replaced by that one's object, so the core's plan, compiled once per schema
+ * object, is compiled once for every session that lists it. Bounded: past `max` distinct schemas
+ * the least recently listed is forgotten (its sessions keep their object; a new listing of it
+ * makes a new one). Schemas are never mutated, so one object may serve any number of sessions.
+ */
+export class SharedSchemas {
+  private readonly byText = new Map<string, unknown>();
+  private readonly max: number;
+
+  /** @param max - Distinct schemas kept at most. */
+  constructor(max: number) {
+    this.max = max;
+  }
+
+  /** The object to use for `schema`: the one listed before with the same text, else `schema` itself. */
+  intern(schema: unknown): unknown {
+    if (typeof schema !== 'object' || schema === null) return schema;
+    const text = JSON.stringify(schema);
+    const known = this.byText.get(text);
+    this.byText.delete(text);
+    this.byText.set(text, known ?? schema);
+    if (known !== undefined) return known;
+    for (const oldest of this.byText.keys()) {
+      if (this.byText.size <= this.max) break;
+      this.byText.delete(oldest);
+    }
+    return schema;
+  }
+
+  /** How many distinct schemas are kept. */
+  get size(): number {
+    return this.byText.size;
+  }
+}
+
 /** A JSON-RPC id, as the tracker keys requests. */
 type RequestId = unknown;
 
@@ -38,6 +75,12 @@ export class ToolSchemas {
   private readonly byName = new Map<string, unknown>();
   /** `tools/list` requests awaiting their response: id → whether it asked for the first page. */
   private readonly requests = new Map<RequestId, boolean>();
+  private readonly shared: SharedSchemas | undefined;
+
+  /** @param shared - Where identical schemas of other sessions are found (the gateway's). */
+  constructor(shared?: SharedSchemas) {
+    this.shared = shared;
+  }
 
   /** The schema of a tool, or `undefined` when it has not been advertised. */
   get(name: string): unknown {
@@ -49,7 +92,7 @@ export class ToolSchemas {
     if (fromStart) this.byName.clear();
     for (const tool of tools) {
       const { name, inputSchema } = (tool ?? {}) as { name?: unknown; inputSchema?: unknown };
-      if (typeof name === 'string') this.byName.set(name, inputSchema);
+      if (typeof name === 'string') this.byName.set(name, this.shared === undefined ? inputSchema : this.shared.intern(inputSchema));
     }
   }
 

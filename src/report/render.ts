@@ -139,7 +139,8 @@ function copySchema(schema: unknown, path: string[], ancestors: Map<object, stri
       copy = map;
     } else if (ARRAY_SUBSCHEMAS.includes(key) && Array.isArray(value)) {
       copy = value.map((item, index) => copySchema(item, [...path, key, String(index)], ancestors));
-    } else if (SINGLE_SUBSCHEMA.includes(key) && (isPlainObject(value) || typeof value === 'boolean')) {
+    } else if (SINGLE_SUBSCHEMA.includes(key)) {
+      // A boolean or any other non-object is copied as data, here as in the branch below.
       copy = copySchema(value, [...path, key], ancestors);
     } else {
       copy = copyData(value, new Set());
@@ -177,9 +178,8 @@ function longestBacktickRun(text: string): number {
   return longest;
 }
 
-/** The first `length` characters, never splitting a surrogate pair. */
+/** The first `length` characters (fewer than `text` has: the whole did not fit), never splitting a surrogate pair. */
 function cutAt(text: string, length: number): string {
-  if (length >= text.length) return text;
   const code = text.charCodeAt(length - 1);
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? length - 1 : length);
 }

@@ -1,11 +1,12 @@
 /**
  * A seeded fuzz of the proxy with a byte-exact oracle for both directions. Generated client lines
  * (calls with whole floats at integer positions, repeated keys, string arguments, other JSON-RPC,
- * text that is not JSON, invalid UTF-8, CRLF, long lines, a last line without a newline) and
+ * batches, text that is not JSON, invalid UTF-8, CRLF, long lines, a last line without a newline) and
  * server lines go through the proxy, run in process, in random chunks of 1 B to 64 KB. The oracle
  * is the promise: the server receives each client line as it came but for the integer literals
  * respelled in the arguments of a call to a listed tool, nothing of a line whose envelope repeats
- * a key or whose arguments repeat one with two values (those are answered instead), and the
+ * a key or whose arguments repeat one with two values, nor of a batch holding a `tools/` request
+ * (those are answered instead: a batch with one error per request member), and the
  * client receives every server byte as it came, plus those answers.
  */
 import { bytesOf } from '../../src/adapters/proxy/outlet.js';
@@ -77,8 +78,8 @@ export interface FuzzResult {
 interface ClientLine {
   readonly bytes: string;
   readonly expected: string | null;
-  /** The id the proxy answers it with, when it answers. */
-  readonly answered?: string;
+  /** The ids (JSON tokens) the proxy answers it with, when it answers. */
+  readonly answered?: readonly string[];
 }
 
 class Generator {
@@ -209,7 +210,7 @@ class Generator {
       const call = (args: string): string => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${tool}","arguments":${args}}}`;
       // `x` is not a tool the server lists: its calls go on as they came.
       if (tool === 'x') return { bytes: call(text), expected: call(text) };
-      if (refused) return { bytes: call(text), expected: null, answered: id };
+      if (refused) return { bytes: call(text), expected: null, answered: [id] };
       return { bytes: call(text), expected: call(expected) };
     }
     if (kind < 0.55) {
@@ -218,8 +219,9 @@ class Generator {
         `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"t","arguments":{"n":7},"arguments":{"n":"8"}}}`,
         `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"u","name":"t","arguments":{"n":1.0}}}`,
       ]);
-      return { bytes: smuggled, expected: null, answered: id };
+      return { bytes: smuggled, expected: null, answered: [id] };
     }
+    if (kind < 0.58) return this.batch();
     if (kind < 0.6) {
       // Arguments given as a string holding an object's text: sent on as that object.
       const n = this.int(1000);
@@ -232,7 +234,6 @@ class Generator {
       `{"jsonrpc":"2.0","id":${id},"result":{"tools":[{"name":"t"}]}}`,
       `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"t","arguments":{'n': 1.0}}}`,
       `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"t","arguments":{"n":1.0}}`,
-      `[{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"t","arguments":{"n":1.0}}}]`,
       'not JSON at all, tools/call',
       '\xff\xfe\x00garbage',
       '',
@@ -241,6 +242,30 @@ class Generator {
     ];
     const line = this.pick(others);
     return { bytes: line, expected: line };
+  }
+
+  /**
+   * A batch of one to four members: refused whole (each request answered) when one of them is a
+   * `tools/` request, else sent on as it came.
+   */
+  batch(): ClientLine {
+    const members: { text: string; id?: string; tools: boolean }[] = [];
+    for (let i = this.int(4); i >= 0; i--) {
+      const id = `"c-${++this.count}"`;
+      members.push(
+        this.pick([
+          { text: `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"t","arguments":${this.args().text}}}`, id, tools: true },
+          { text: `{"jsonrpc":"2.0","id":${id},"method":"tools/list"}`, id, tools: true },
+          { text: `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"u","arguments":{"n":"7"}}}`, tools: true },
+          { text: `{"jsonrpc":"2.0","id":${id},"method":"ping"}`, id, tools: false },
+          { text: `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":${id},"message":"tools/call"}}`, tools: false },
+          { text: `{"jsonrpc":"2.0","id":${id},"method":"resources/read","params":{"uri":"tools/call","s":${this.stringToken()},"n":5.0}}`, id, tools: false },
+        ]),
+      );
+    }
+    const bytes = `${this.space()}[${members.map((member) => this.space() + member.text + this.space()).join(',')}]`;
+    if (!members.some((member) => member.tools)) return { bytes, expected: bytes };
+    return { bytes, expected: null, answered: members.flatMap((member) => (member.id === undefined ? [] : [member.id])) };
   }
 
   server(): string {
@@ -349,31 +374,37 @@ export async function fuzzProxy({ seed, lines, longest }: FuzzOptions): Promise<
   const got = Buffer.concat(received).toString('latin1');
   if (got !== expectedServer) differences.push(describeDifference('client → server', got, expectedServer));
   // Server → client: every server byte as it came, with the proxy's answers (one line each) between lines.
-  const answers = new Set(client.filter((line) => line.answered !== undefined).map((line) => JSON.parse(line.answered!) as string));
+  const answers = new Set(client.flatMap((line) => line.answered ?? []).map((id) => JSON.parse(id) as string));
   const toClient = run.stdout.toString('latin1').split('\n');
   const answered: string[] = [];
   const passed: string[] = [];
   for (const line of toClient) {
-    const id = answerId(line);
-    if (id !== undefined && answers.has(id)) answered.push(id);
+    const ids = answerIds(line);
+    if (ids !== undefined && ids.every((id) => answers.has(id))) answered.push(...ids);
     else passed.push(line);
   }
   const gotServer = passed.join('\n');
   const wantServer = serverStream.toString('latin1');
   if (gotServer !== wantServer) differences.push(describeDifference('server → client', gotServer, wantServer));
-  if (answered.length !== answers.size) differences.push(`answers: ${answered.length} of ${answers.size} refused lines answered`);
+  if (answered.length !== answers.size || new Set(answered).size !== answers.size) differences.push(`answers: ${answered.length} answers to the ${answers.size} refused requests`);
   return { lines, differences, clientBytes: clientStream.length, serverBytes: serverStream.length };
 }
 
-/** The id of a line the proxy answered a client line with (a `c-` id), else undefined. */
-function answerId(line: string): string | undefined {
-  if (!line.startsWith('{"jsonrpc":"2.0","id":"c-')) return undefined;
+/** The ids of a line the proxy answered a client line with (`c-` ids; several for a batch), else undefined. */
+function answerIds(line: string): string[] | undefined {
+  if (!line.startsWith('{"jsonrpc":"2.0","id":"c-') && !line.startsWith('[{"jsonrpc":"2.0","id":"c-')) return undefined;
   try {
-    const message = JSON.parse(line) as { id?: unknown; error?: unknown; result?: { isError?: unknown } };
-    return (message.error !== undefined || message.result?.isError === true) && typeof message.id === 'string' ? message.id : undefined;
+    const parsed = JSON.parse(line) as unknown;
+    const ids = (Array.isArray(parsed) ? parsed : [parsed]).map(answerId);
+    return ids.every((id) => id !== undefined) ? ids : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The id of an error or `isError` answer, when it is a string. */
+function answerId(message: { id?: unknown; error?: unknown; result?: { isError?: unknown } }): string | undefined {
+  return (message.error !== undefined || message.result?.isError === true) && typeof message.id === 'string' ? message.id : undefined;
 }
 
 /** Where two streams first differ, with the lines around it. */

@@ -12,12 +12,6 @@ import { ProxySession, type ProxyOptions, type Wiring } from '../proxy/session.j
 import type { Reply } from './reply.js';
 
 const LF = 0x0a;
-/**
- * How the proxy session's own requests (its tools/list) begin: `JSON.stringify` of an object whose
- * id is `schema-coerce-proxy:<uuid>:<n>`. A client line that begins the same way is told apart by
- * its id, which is waiting.
- */
-const OWN_REQUEST = Buffer.from('{"jsonrpc":"2.0","id":"schema-coerce-proxy:');
 
 /** One client request or message, and where what belongs to it goes. */
 export interface Exchange {
@@ -47,6 +41,12 @@ export class Conversation {
   /** The pieces of the server message being assembled. */
   private parts: Piece[] = [];
   private readonly wiring: ConversationWiring;
+  /**
+   * How the proxy session's own requests (its tools/list) begin: `JSON.stringify` of an object
+   * whose id starts with the session's own prefix, random per session. A client cannot write it,
+   * so a client message is never taken for one (or one for a client's).
+   */
+  private readonly ownRequest: Buffer;
 
   constructor(options: ProxyOptions, wiring: ConversationWiring) {
     this.wiring = wiring;
@@ -55,6 +55,7 @@ export class Conversation {
       toClient: (piece) => this.assemble(piece),
       report: wiring.report,
     });
+    this.ownRequest = Buffer.from(`{"jsonrpc":"2.0","id":"${this.session.ownPrefix}`);
   }
 
   /** Whether requests are waiting for their responses. */
@@ -116,7 +117,7 @@ export class Conversation {
    */
   private exchangeOf(pieces: readonly Piece[]): Exchange | undefined {
     const first = pieces[0];
-    const own = Buffer.isBuffer(first) && first.length >= OWN_REQUEST.length && OWN_REQUEST.equals(first.subarray(0, OWN_REQUEST.length));
+    const own = Buffer.isBuffer(first) && first.length >= this.ownRequest.length && this.ownRequest.equals(first.subarray(0, this.ownRequest.length));
     if (this.current !== undefined && !own) return this.current;
     const id = readHead(Buffer.concat(pieces.map(bytesOf)).toString('latin1'), true)?.id;
     return id === undefined ? undefined : this.pending.get(keyOf(id));

@@ -5,12 +5,16 @@
  */
 import type { Writable } from 'node:stream';
 import { shownUrl } from '../proxy/secrets.js';
+import { SharedSchemas } from '../tool-schemas.js';
 import type { Backend } from './backend.js';
 import { startEndpoint, type Endpoint } from './endpoint.js';
 import { GatewayLog } from './log.js';
 import { DEFAULT_LIMITS, type GatewayOptions, type GatewayUpstream } from './options.js';
 import { StdioSessions } from './stdio-sessions.js';
 import { UrlUpstream } from './url-upstream.js';
+
+/** Distinct tool schemas the sessions of one gateway share (identical ones are compiled once). */
+const SHARED_SCHEMAS = 4_096;
 
 /** A gateway that is listening. */
 export interface Gateway extends Endpoint {
@@ -26,7 +30,8 @@ export interface Gateway extends Endpoint {
 export async function startGateway(upstream: GatewayUpstream, options: GatewayOptions, stderr: Writable = process.stderr): Promise<Gateway> {
   const log = new GatewayLog(stderr, options.log, options.verbose === true);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const backend: Backend = upstream.kind === 'stdio' ? new StdioSessions(upstream.command, options, limits, log) : new UrlUpstream(upstream.url, upstream.headers, options, limits, log);
+  const shared = { ...options, sharedSchemas: new SharedSchemas(SHARED_SCHEMAS) };
+  const backend: Backend = upstream.kind === 'stdio' ? new StdioSessions(upstream.command, shared, limits, log) : new UrlUpstream(upstream.url, upstream.headers, shared, limits, log);
   const endpoint = await startEndpoint(backend, options);
   return { url: endpoint.url, close: () => endpoint.close(), log };
 }

@@ -1,6 +1,7 @@
 /**
  * What the proxy needs to know of one JSON-RPC line, located by the scanner without building any
- * value: the method, the id, the tool name and where `params.arguments` lies. The line is read as
+ * value: the method, the id, the tool name and where `params.arguments` lies (and, for a batch,
+ * where each member lies). The line is read as
  * its latin1 image (one character per byte), so every position is a byte offset and the bytes
  * can be spliced exactly, whatever their encoding.
  *
@@ -97,7 +98,7 @@ function readWhole(text: string): MessageHead | undefined {
 }
 
 /** JSON-RPC's "invalid request" code. */
-const INVALID_REQUEST = -32600;
+export const INVALID_REQUEST = -32600;
 
 /**
  * The JSON-RPC error (`-32600`) that answers a line whose envelope or `params` repeat a key, as
@@ -339,5 +340,46 @@ class HeadFinder implements JsonVisitor {
       this.argsStart = start;
       if (end !== -1) this.argsEnd = end;
     }
+  }
+}
+
+/** The spans of the members of the JSON array `text`; `undefined` when it is not one (or not JSON). */
+export function memberSpans(text: string): [start: number, end: number][] | undefined {
+  const finder = new MemberFinder();
+  try {
+    scanJson(text, finder);
+  } catch {
+    return undefined;
+  }
+  return finder.isArray ? finder.spans : undefined;
+}
+
+/** A visitor that records where each value of depth 1 starts and ends. */
+class MemberFinder implements JsonVisitor {
+  isArray = false;
+  readonly spans: [number, number][] = [];
+  private depth = 0;
+  private start = -1;
+
+  open(isArray: boolean, at: number): void {
+    if (this.depth === 0) this.isArray = isArray;
+    else if (this.depth === 1) this.start = at;
+    this.depth++;
+  }
+  key(): void {}
+  string(start: number, end: number): void {
+    this.scalar(start, end);
+  }
+  number(start: number, end: number): void {
+    this.scalar(start, end);
+  }
+  literal(_value: boolean | null, start: number, end: number): void {
+    this.scalar(start, end);
+  }
+  close(at: number): void {
+    if (--this.depth === 1) this.spans.push([this.start, at + 1]);
+  }
+  private scalar(start: number, end: number): void {
+    if (this.depth === 1) this.spans.push([start, end]);
   }
 }

@@ -12,7 +12,8 @@ import { ArgsParseError } from '../../json/errors.js';
 import { scanJson, scanningPlain, skipSpace, type JsonVisitor } from '../../json/scanner.js';
 import { coerceArgsJsonEdits, type TextEdit } from '../../repair/coerce.js';
 import type { ArgsValidator, CoerceOptions } from '../../index.js';
-import { LISTING_MS, Paging, ToolSchemas } from '../tool-schemas.js';
+import { LISTING_MS, Paging, ToolSchemas, type SharedSchemas } from '../tool-schemas.js';
+import { batchRefusal } from './batch.js';
 import { CallShapes } from './call-shapes.js';
 import { ambiguityError, flatCopy, isAscii, isAsciiBytes, isPlainAsciiBytes, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
 import { byteEdits, SplicedLine, splicedText } from './splice.js';
@@ -28,6 +29,8 @@ export interface ProxyOptions extends CoerceOptions {
   readonly log?: string;
   /** Report the same lines on stderr. */
   readonly verbose?: boolean;
+  /** Schemas shared with other sessions (the gateway's), so identical ones are compiled once. */
+  readonly sharedSchemas?: SharedSchemas;
 }
 
 /** One entry of the log: a change, a refusal or a rejection, with the tool it concerns. */
@@ -44,6 +47,7 @@ export interface Wiring {
 const NEWLINE = Buffer.from('\n');
 const QUOTE = 0x22;
 const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
 /** A server line can matter only if it holds one of these (an escape may hide a name). */
 const LIST_CHANGED = 'list_changed';
 const ESCAPE = '\\u';
@@ -55,12 +59,13 @@ const ESCAPE_BYTES = Buffer.from(ESCAPE);
 
 /** The proxy's state between one client and one server. */
 export class ProxySession {
-  private readonly tools = new ToolSchemas();
+  private readonly tools: ToolSchemas;
   /** The shapes of the client's calls, so a call like one before is read without its envelope. */
   private readonly shapes = new CallShapes();
   /** Tools the proxy has asked the server about since the list last changed. */
   private readonly asked = new Set<string>();
-  private readonly ownPrefix = `schema-coerce-proxy:${randomUUID()}:`;
+  /** How the ids of the session's own requests (its tools/list) begin: random per session, so no client can write one. */
+  readonly ownPrefix: string = `schema-coerce-proxy:${randomUUID()}:`;
   private readonly ownPrefixBytes = Buffer.from(this.ownPrefix);
   private ownCount = 0;
   /** The proxy's own requests not answered yet (a late answer is the proxy's, never the client's). */
@@ -86,6 +91,7 @@ export class ProxySession {
   constructor(options: ProxyOptions, wiring: Wiring) {
     this.options = options;
     this.wiring = wiring;
+    this.tools = new ToolSchemas(options.sharedSchemas);
     this.coerceOptions = {
       ...(options.lenient === undefined ? {} : { lenient: options.lenient }),
       ...(options.integerRange === undefined ? {} : { integerRange: options.integerRange }),
@@ -128,6 +134,7 @@ export class ProxySession {
       return;
     }
     const text = mayName(image ?? line, TOOLS, TOOLS_BYTES) ? (image ?? latin1Of(line)) : undefined;
+    if (text !== undefined && text.charCodeAt(skipSpace(text, 0)) === OPEN_BRACKET && this.refusesBatch(text)) return;
     const head = text === undefined ? undefined : this.clientHead(text);
     const ambiguous = head === undefined ? undefined : ambiguityError(head);
     if (ambiguous !== undefined) {
@@ -152,6 +159,19 @@ export class ProxySession {
       return;
     }
     this.wiring.toServer(terminated ? [line, NEWLINE] : [line]);
+  }
+
+  /**
+   * Answers a batch that holds a `tools/` request (see `batchRefusal`) instead of forwarding it.
+   *
+   * @returns Whether the batch was refused.
+   */
+  private refusesBatch(text: string): boolean {
+    const refusal = batchRefusal(text);
+    if (refusal === undefined) return false;
+    this.wiring.report({ kind: 'rejection', tool: '', message: `a batch of ${refusal.members} holding a tools/ request` });
+    if (refusal.answer !== null) this.wiring.toClient(Buffer.from(refusal.answer + '\n'));
+    return true;
   }
 
   /** The head of a client line (its latin1 image), its shape kept for the calls like it. */

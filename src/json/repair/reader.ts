@@ -369,6 +369,8 @@ class Reader {
     let i = this.i;
     for (;;) {
       const code = body.charCodeAt(i);
+      // Most calls stop at once, on a token: one test for the characters nothing below starts with.
+      if (code > 0x20 && code !== 0x2f && code !== 0x5c) break;
       if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) {
         i++;
       } else if (code === 0x2f && body.charCodeAt(i + 1) === 0x2f) {
@@ -389,10 +391,10 @@ class Reader {
         this.edit(i, close + 2, '', 'comment');
         i = close + 2;
       } else {
-        this.i = i;
-        return;
+        break;
       }
     }
+    this.i = i;
   }
 
   /**
