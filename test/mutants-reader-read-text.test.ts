@@ -31,4 +31,9 @@ describe('a schema the planner cannot describe accepts every type at the root', 
     expect(call.ok).toBe(true);
     expect(call.changes.map((change) => change.rule)).toEqual(['empty-arguments']);
   });
+
+  test.each([[true], [false]])('a root null under %j stays null (the planner cannot say the root requires nothing)', (schema) => {
+    expect(coerceArgsJson('null', schema, { lenient: true })).toBe('null');
+    expect(prepareToolCall('null', schema, { lenient: true }).changes).toEqual([]);
+  });
 });
