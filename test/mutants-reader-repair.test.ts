@@ -1,0 +1,56 @@
+/**
+ * The syntax repair's entry points: which root strings are read as an object's text
+ * (double-encoded arguments), and how a strict refusal is marked as a cut-off or not.
+ */
+import { describe, expect, test } from 'vitest';
+import { ArgsParseError, coerceArgsJson, prepareToolCall } from '../src/index.js';
+
+const schema = { type: 'object', properties: { a: { type: 'integer' } } };
+const rules = (text: string): string[] => prepareToolCall(text, schema, { lenient: true }).changes.map((change) => change.rule);
+
+describe('a root string is unwrapped only when its content, trimmed, is an object text', () => {
+  test('white space around the object text is allowed', () => {
+    const text = JSON.stringify(' {"a": 1} \n');
+    expect(coerceArgsJson(text, schema, { lenient: true })).toBe(' {"a": 1} \n');
+    expect(rules(text)).toEqual(['double-encoded']);
+  });
+
+  test.each([
+    ['an array text', '[1, 2]'],
+    ['an object text after a comment', '/* the id */ {"a": 1}'],
+    ['braces around no JSON', '{a b}'],
+  ])('%s stays the string it is', (_name, content) => {
+    const text = JSON.stringify(content);
+    const call = prepareToolCall(text, schema, { lenient: true });
+    expect(call.json).toBe(text);
+    expect(call.changes).toEqual([]);
+    expect(call.args).toBe(content);
+  });
+});
+
+describe('a strict refusal is marked as a cut-off only when the text was cut off', () => {
+  function strictError(text: string): ArgsParseError {
+    try {
+      coerceArgsJson(text, { type: 'object' });
+    } catch (error) {
+      if (error instanceof ArgsParseError) return error;
+      throw error;
+    }
+    throw new Error('the text was accepted');
+  }
+
+  test('a text with a wrong character is invalid, not cut off', () => {
+    const error = strictError('{"a": 1,, "b": 2}');
+    expect(error.truncated).toBe(false);
+    expect(error.message).toMatch(/^\[schema-coerce\] invalid JSON at line 1 column 9 \(position 8\)/);
+  });
+
+  test('a text that ends inside an object is cut off, with the strict reason and place kept', () => {
+    const error = strictError('{"a": 1, "b"');
+    expect(error.truncated).toBe(true);
+    expect(error.position).toBe(12);
+    expect(error.line).toBe(1);
+    expect(error.column).toBe(13);
+    expect(error.message).toMatch(/^\[schema-coerce\] the arguments were cut off at line 1 column 13 \(position 12\): /);
+  });
+});
