@@ -179,6 +179,45 @@ describe('arguments that contain themselves', () => {
     expect(result.refusals).toHaveLength(1);
     const [refusal] = result.refusals;
     expect(refusal).toMatchObject({ path: '/a'.repeat(301), reason: 'cycle', expected: ['object'] });
-    expect(refusal!.message).toBe(`[object Object] at ${'/a'.repeat(301)} was left as it is: the arguments contain themselves; expected object`);
+    // The message previews the first 200 characters, written before the cycle closes.
+    const preview = `${'{"n":1,"a":'}${'{"a":'.repeat(40)}`.slice(0, 199) + '…';
+    expect(refusal!.message).toBe(`${preview} at ${'/a'.repeat(301)} was left as it is: the arguments contain themselves; expected object`);
+  });
+});
+
+describe('a refusal message previews its value, bounded', () => {
+  const deep = (levels: number, leaf: unknown): unknown => {
+    let value: unknown = leaf;
+    for (let i = 0; i < levels; i++) value = { a: value };
+    return value;
+  };
+
+  test('a long value is cut to 200 characters marked with …, and the refusal keeps the value whole', () => {
+    const text = 'x'.repeat(5000);
+    const result = coerceArgs({ n: text }, { type: 'object', properties: { n: { type: 'integer' } } }, { lenient: true });
+    const [refusal] = result.refusals;
+    expect(refusal!.value).toBe(text);
+    expect(refusal!.message.startsWith(`"${'x'.repeat(198)}… at /n`)).toBe(true);
+  });
+
+  test('a value of exactly 200 characters is shown whole, one more is cut', () => {
+    const schema = { type: 'object', properties: { n: { type: 'integer' } } } as const;
+    const whole = coerceArgs({ n: 'y'.repeat(198) }, schema, { lenient: true }).refusals[0]!;
+    expect(whole.message.startsWith(`"${'y'.repeat(198)}" at /n`)).toBe(true);
+    const cut = coerceArgs({ n: 'y'.repeat(199) }, schema, { lenient: true }).refusals[0]!;
+    expect(cut.message.startsWith(`"${'y'.repeat(198)}… at /n`)).toBe(true);
+  });
+
+  test('a cut never splits a surrogate pair', () => {
+    const text = 'a'.repeat(197) + '😀'.repeat(5);
+    const refusal = coerceArgs({ n: text }, { type: 'object', properties: { n: { type: 'integer' } } }, { lenient: true }).refusals[0]!;
+    expect(refusal.message.startsWith(`"${'a'.repeat(197)}… at /n`)).toBe(true);
+  });
+
+  test('a deep object refused is previewed by its first 200 characters, the refusal keeps it whole', () => {
+    const value = { a: deep(1000, 1) };
+    const result = coerceArgs(value, { type: 'object', properties: { a: { type: 'string' } } }, { lenient: true });
+    expect(result.refusals[0]!.value).toBe((value as { a: unknown }).a);
+    expect(result.refusals[0]!.message.startsWith(`${'{"a":'.repeat(40).slice(0, 199)}… at /a`)).toBe(true);
   });
 });

@@ -210,7 +210,32 @@ function jsonEqual(a: unknown, b: unknown): boolean {
  * stringifyArgs(parseArgs('{"a":1.50,"b":12345678901234567890}')) // '{"a":1.50,"b":12345678901234567890}'
  */
 export function stringifyArgs(value: unknown): string {
-  const first = scalarText(prepare(value, ''));
+  return writeArgs(value, Infinity);
+}
+
+/**
+ * The beginning of `stringifyArgs(value)`, at most `maxChars` characters: a longer text is cut at
+ * a character boundary (never inside a surrogate pair) and ends with `…`. Only about `maxChars`
+ * characters are written, whatever the size or depth of the value, so a preview costs O(maxChars).
+ *
+ * @param value - The value to preview.
+ * @param maxChars - The longest preview, `…` included (at least 1).
+ * @throws {ArgsCycleError} When the value contains itself within the characters written.
+ * @example
+ * previewArgs({ q: 'a'.repeat(100) }, 10) // '{"q":"aaa…'
+ */
+export function previewArgs(value: unknown, maxChars: number): string {
+  const text = writeArgs(value, maxChars);
+  if (text.length <= maxChars) return text;
+  let end = maxChars - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return text.slice(0, end) + '…';
+}
+
+/** `stringifyArgs`, stopping once more than `limit` characters are written. */
+function writeArgs(value: unknown, limit: number): string {
+  const first = scalarText(prepare(value, ''), limit);
   if (first !== undefined) return first ?? 'null';
   let out = '';
   const frames: { container: Container; keys: string[] | null; index: number; wrote: boolean }[] = [];
@@ -222,7 +247,7 @@ export function stringifyArgs(value: unknown): string {
     frames.push({ container, keys: Array.isArray(container) ? null : Object.keys(container), index: 0, wrote: false });
   };
   enter(prepare(value, '') as Container);
-  while (frames.length > 0) {
+  while (frames.length > 0 && out.length <= limit) {
     const frame = frames[frames.length - 1]!;
     const { container, keys } = frame;
     const length = keys === null ? (container as unknown[]).length : keys.length;
@@ -235,7 +260,7 @@ export function stringifyArgs(value: unknown): string {
     const at = frame.index++;
     const key = keys === null ? String(at) : keys[at]!;
     const item = prepare((container as Record<string, unknown>)[key], key);
-    const text = scalarText(item);
+    const text = scalarText(item, limit);
     if (keys === null) {
       if (at > 0) out += ',';
       if (text === undefined) enter(item as Container);
@@ -265,9 +290,10 @@ function prepare(value: unknown, key: string): unknown {
  * The JSON text of a scalar; `undefined` for an array or object to open; `null` for what JSON
  * cannot hold (left out of objects, `null` in arrays).
  */
-function scalarText(value: unknown): string | null | undefined {
+function scalarText(value: unknown, limit: number): string | null | undefined {
   switch (typeof value) {
-    case 'string': return JSON.stringify(value);
+    // Past `limit` characters the text is cut: writing no more of a long string keeps a preview bounded.
+    case 'string': return JSON.stringify(value.length > limit ? value.slice(0, limit + 1) : value);
     case 'number': return Number.isFinite(value) ? String(value) : 'null';
     case 'boolean': return value ? 'true' : 'false';
     case 'bigint': return value.toString();

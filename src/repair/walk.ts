@@ -10,7 +10,7 @@ import { accepts, TYPE_BITS, typeNames } from '../schema/keywords.js';
 import { convertLeniently, type LenientContext, type Rules } from './lenient.js';
 import { flattenedHead, mayBeFlattened, rebuildFlattened, type ReshapeContext } from './flattened-keys.js';
 import { foldEnumCase } from './enum-case.js';
-import { LosslessNumber, isLosslessNumber, stringifyArgs } from '../json/lossless.js';
+import { LosslessNumber, isLosslessNumber, previewArgs, stringifyArgs } from '../json/lossless.js';
 import { restoreInteger, type IntegerRange } from '../json/numbers.js';
 import { hasWork, WORK_INTEGER, WORK_LENIENT, type PlanNode } from '../schema/plan.js';
 import { PointerPath } from '../json/pointer.js';
@@ -56,7 +56,7 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
     const expected = values ?? typeNames(node.accept);
     const wanted = values !== undefined ? `expected one of ${values.join(', ')}` : expected.length === 0 ? 'no value is accepted here' : `expected ${expected.join(' or ')}`;
     const path = this.path.pointer;
-    const message = `${textOf(value)} at ${path || 'the root'} was left as it is: ${REASONS[reason]}; ${wanted}`;
+    const message = `${previewOf(value)} at ${path || 'the root'} was left as it is: ${REASONS[reason]}; ${wanted}`;
     this.refusals.push({ path, value, reason, expected, message });
   }
 
@@ -236,6 +236,18 @@ function claimedNames(key: string): string[] {
 function textOf(value: unknown): string {
   try {
     return stringifyArgs(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** Longest preview of a refused value in its message: the value itself is kept whole in `value`. */
+const MAX_PREVIEW_CHARS = 200;
+
+/** The refused value as its message shows it: bounded, so refusals at every level of a deep value stay linear. */
+function previewOf(value: unknown): string {
+  try {
+    return previewArgs(value, MAX_PREVIEW_CHARS);
   } catch {
     return String(value);
   }

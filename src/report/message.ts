@@ -7,7 +7,7 @@
 import { hasOwn } from '../json/objects.js';
 import { isContainer } from '../json/walk-values.js';
 import { ALL_TYPES, typeNames } from '../schema/keywords.js';
-import { stringifyArgs } from '../json/lossless.js';
+import { previewArgs } from '../json/lossless.js';
 import { planOrNull, type PlanNode } from '../schema/plan.js';
 import { escapeToken, parsePointer, valueAtPointer } from '../json/pointer.js';
 import type { UndeclaredKey } from './undeclared.js';
@@ -105,7 +105,7 @@ function describeType(node: PlanNode | null): string {
   for (const member of node.members) {
     const values = hasOwn(member, 'enum') ? member['enum'] : undefined;
     if (Array.isArray(values) && values.length > 0) {
-      const shown = values.slice(0, MAX_ENUM_SHOWN).map((value) => clip(textOf(value)));
+      const shown = values.slice(0, MAX_ENUM_SHOWN).map((value) => textOf(value));
       return `one of ${shown.join(', ')}${values.length > MAX_ENUM_SHOWN ? ', …' : ''}`;
     }
   }
@@ -122,7 +122,7 @@ function describeError(error: ValidationIssue, args: unknown): string {
   const where = error.path === '' ? 'arguments' : error.path;
   const sent = valueAtPointer(args, error.path);
   const text = sent === undefined ? '' : textOf(sent);
-  const tail = text === '' ? '' : `; you sent ${clip(text)}`;
+  const tail = text === '' ? '' : `; you sent ${text}`;
   return `${where}: ${error.message}${tail}.`;
 }
 
@@ -161,15 +161,14 @@ function parentOf(path: string): string {
   return path.slice(0, path.lastIndexOf('/'));
 }
 
-/** The JSON text of a value, or `''` when it cannot be written (it contains itself, or reading it throws). */
+/**
+ * The JSON text of a value cut to `MAX_VALUE_CHARS` (only that much is written, whatever its size
+ * or depth), or `''` when it cannot be written (it contains itself, or reading it throws).
+ */
 function textOf(value: unknown): string {
   try {
-    return stringifyArgs(value);
+    return previewArgs(value, MAX_VALUE_CHARS);
   } catch {
     return '';
   }
-}
-
-function clip(text: string): string {
-  return text.length <= MAX_VALUE_CHARS ? text : text.slice(0, MAX_VALUE_CHARS - 1) + '…';
 }
