@@ -19,6 +19,7 @@ export default defineConfig({
       'test/fuzz-proxy.test.ts',
       'test/mcp.test.ts',
       'test/mcp-adapters.test.ts',
+      'test/mcp-server-inprocess.test.ts',
       'test/openai-agents.test.ts',
       'test/langchain.test.ts',
       'test/mastra.test.ts',
