@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, GetPromptRequestSchema, ListToolsRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { withServerArgCoercion, type CoercionReport, type ServerCoercionOptions } from '../src/mcp.js';
@@ -120,6 +120,32 @@ describe('withServerArgCoercion: the schemas it knows', () => {
     await client.close();
   });
 
+  test("the answer to another request that carries a tools field changes nothing the server's listing told", async () => {
+    const { server, clientSide, state } = await lowServer([[{ name: 't', inputSchema: INTEGER_N }]]);
+    // A server's own method whose result is shaped like a listing, with another schema for t.
+    server.setRequestHandler(z.object({ method: z.literal('acme/search_tools'), params: z.object({}).optional() }), async () => ({ tools: [{ name: 't', inputSchema: STRING_N }] }));
+    const client = await clientOf(clientSide);
+    await client.listTools();
+    await client.request({ method: 'acme/search_tools', params: {} }, z.object({ tools: z.array(z.unknown()) }));
+    expect(text(await client.callTool({ name: 't', arguments: { n: '1' } }))).toBe('{"n":1}');
+    expect(state.lists).toBe(1);
+    await client.close();
+  });
+
+  test("a tools/list handler that uses its request's signal lists for the wrapper as it does for a client", async () => {
+    const server = withServerArgCoercion(new Server({ name: 'low', version: '1.0.0' }, { capabilities: { tools: {} } }));
+    server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+      if (extra.signal.aborted) throw new Error('cancelled');
+      return { tools: [{ name: 't', inputSchema: INTEGER_N }] };
+    });
+    server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: JSON.stringify(request.params.arguments) }] }));
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = await clientOf(clientSide);
+    expect(text(await client.callTool({ name: 't', arguments: { n: '1' } }))).toBe('{"n":1}');
+    await client.close();
+  });
+
   test("a tools/list handler that cannot list: the call reaches the tool as it was sent", async () => {
     const server = withServerArgCoercion(new Server({ name: 'low', version: '1.0.0' }, { capabilities: { tools: {} } }));
     server.setRequestHandler(ListToolsRequestSchema, async () => {
@@ -147,6 +173,17 @@ describe('withServerArgCoercion: calls answered without the tool, and what onCoe
     expect(state.calls).toEqual([]);
     expect(reports).toMatchObject([{ tool: 't', schemaFound: true, dispatched: false }]);
     expect(reports[0]!.call!.ok).toBe(false);
+  });
+
+  test('a refused call leaves the SDK nothing to handle: the server reports no error', async () => {
+    const { server, clientSide } = await lowServer([[{ name: 't', inputSchema: INTEGER_N }]], { rejectUndeclared: true });
+    const errors: Error[] = [];
+    server.onerror = (error) => errors.push(error);
+    const client = await clientOf(clientSide);
+    expect((await client.callTool({ name: 't', arguments: { m: 1 } })).isError).toBe(true);
+    await settle();
+    expect(errors).toEqual([]);
+    await client.close();
   });
 
   test('a validator that fails with its own message: that message is the result', async () => {
@@ -209,6 +246,27 @@ describe('withServerArgCoercion: what it leaves to the SDK', () => {
     expect(state.calls).toEqual([]);
   });
 
+  test('a tools/call without params is answered by the SDK', async () => {
+    const { clientSide } = await lowServer([[{ name: 't', inputSchema: INTEGER_N }]]);
+    const peer = await raw(clientSide);
+    await peer.send({ jsonrpc: '2.0', id: 1, method: 'tools/call' });
+    await settle();
+    expect(peer.received).toHaveLength(1);
+    expect(peer.received[0]).toMatchObject({ jsonrpc: '2.0', id: 1, error: {} });
+  });
+
+  test("a prompts/get naming a prompt that shares a tool's name: its arguments are the prompt's, left as they are", async () => {
+    const server = withServerArgCoercion(new Server({ name: 'low', version: '1.0.0' }, { capabilities: { tools: {}, prompts: {} } }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'greet', inputSchema: INTEGER_N }] }));
+    server.setRequestHandler(GetPromptRequestSchema, async (request) => ({ messages: [{ role: 'user', content: { type: 'text', text: JSON.stringify(request.params.arguments) } }] }));
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = await clientOf(clientSide);
+    const prompt = await client.getPrompt({ name: 'greet', arguments: { n: '2' } });
+    expect(prompt.messages[0]!.content).toEqual({ type: 'text', text: '{"n":"2"}' });
+    await client.close();
+  });
+
   test('a tools/call sent as a notification (no id) is never answered, even when its arguments are refused', async () => {
     const reports: CoercionReport[] = [];
     const { clientSide } = await lowServer([[{ name: 't', inputSchema: INTEGER_N }]], { rejectUndeclared: true, onCoerce: (report) => reports.push(report) });
@@ -218,5 +276,18 @@ describe('withServerArgCoercion: what it leaves to the SDK', () => {
     await settle();
     expect(peer.received).toEqual([{ jsonrpc: '2.0', id: 2, result: {} }]);
     expect(reports).toEqual([]);
+  });
+});
+
+describe('withServerArgCoercion: wrapped twice', () => {
+  test('a server wrapped twice (by a library and by the app) connects, and each call is repaired', async () => {
+    const server = withServerArgCoercion(withServerArgCoercion(new Server({ name: 'low', version: '1.0.0' }, { capabilities: { tools: {} } })));
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 't', inputSchema: INTEGER_N }] }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: JSON.stringify(request.params.arguments) }] }));
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = await clientOf(clientSide);
+    expect(text(await client.callTool({ name: 't', arguments: { n: '1' } }))).toBe('{"n":1}');
+    await client.close();
   });
 });
