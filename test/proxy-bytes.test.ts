@@ -134,3 +134,35 @@ describe('a whole number with a long exponent', () => {
     expect(knowing().send('{"n":1E+00000000000000000003}')).toBe(expected('{"n":1000}'));
   });
 });
+
+describe('the options of each tool', () => {
+  /** A lenient session knowing tools `t` and `u`; `send` takes a whole line and gives what reached the server. */
+  function twoTools() {
+    const toServer: Buffer[] = [];
+    const session = new ProxySession({ lenient: true }, {
+      toServer: (pieces: readonly Piece[]) => toServer.push(Buffer.concat(pieces.map(bytesOf))),
+      toClient: () => undefined,
+      report: () => undefined,
+    });
+    session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":0,"method":"tools/list"}'), true);
+    const tools = ['t', 'u'].map((name) => ({ name, inputSchema: SCHEMA }));
+    session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 0, result: { tools } })), true);
+    return (line: string): string => {
+      session.fromClient(Buffer.from(line), true);
+      return toServer.at(-1)!.toString('latin1');
+    };
+  }
+
+  test.each([
+    ['located arguments', (tool: string, args: string) => `{"id":1,"method":"tools/call","params":{"name":"${tool}","arguments":${args}}}`],
+    ['arguments read with the whole line (a key "arguments" before them)', (tool: string, args: string) => `{"id":1,"_meta":{"arguments":1},"method":"tools/call","params":{"name":"${tool}","arguments":${args}}}`],
+  ])('%s: a wrapper naming the tool called is taken off, call after call and tool after tool; one naming another tool is not', (_name, call) => {
+    const send = twoTools();
+    for (let round = 0; round < 2; round++) {
+      for (const [tool, other] of [['t', 'u'], ['u', 't']]) {
+        expect(send(call(tool!, `{"name":"${tool}","arguments":{"n":1.0}}`))).toBe(call(tool!, '{"n":1}') + '\n');
+        expect(send(call(tool!, `{"name":"${other}","arguments":{"n":1.0}}`))).toBe(call(tool!, `{"name":"${other}","arguments":{"n":1.0}}`) + '\n');
+      }
+    }
+  });
+});

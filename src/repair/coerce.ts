@@ -1,5 +1,5 @@
 /** The public coercion functions of the package root. */
-import { resolveRules } from './lenient.js';
+import { resolveRules, type Rules } from './lenient.js';
 import { stringifyArgs } from '../json/lossless.js';
 import type { IntegerRange } from '../json/numbers.js';
 import { hasWork, planFor, planOrNull } from '../schema/plan.js';
@@ -87,7 +87,7 @@ export function coerceIntegerArgs<T>(args: T, schema: unknown, options?: CoerceO
  * // '{"line":5,"column":1,"filePath":"server.go"}'
  */
 export function coerceArgsJson(text: string, schema: unknown, options?: CoerceOptions): string {
-  return coerceText(text, schema, options, false) as string;
+  return coerceText(text, schema, options, false, resolveRules(options?.lenient)) as string;
 }
 
 /**
@@ -98,16 +98,17 @@ export function coerceArgsJson(text: string, schema: unknown, options?: CoerceOp
  * object repeating a key with equal values (refused when they differ, as `coerceArgsJson` does)
  * has each occurrence rewritten alike, so its bytes stay as they came there too.
  *
+ * @param rules - `options.lenient` resolved, when the caller holds it already (the proxy, call
+ *   after call: resolving an object of rules makes a new one each time).
  * @throws {ArgsParseError} As `coerceArgsJson` does.
  */
-export function coerceArgsJsonEdits(text: string, schema: unknown, options?: CoerceOptions): TextEdits {
-  return coerceText(text, schema, options, true) as TextEdits;
+export function coerceArgsJsonEdits(text: string, schema: unknown, options?: CoerceOptions, rules: Rules | null = resolveRules(options?.lenient)): TextEdits {
+  return coerceText(text, schema, options, true, rules) as TextEdits;
 }
 
 /** The text path: the output string, or with `asEdits` the spans it rewrites (see `rewriteLiterals`). */
-function coerceText(text: string, schema: unknown, options: CoerceOptions | undefined, asEdits: boolean): string | TextEdits {
+function coerceText(text: string, schema: unknown, options: CoerceOptions | undefined, asEdits: boolean, rules: Rules | null): string | TextEdits {
   if (typeof text !== 'string') throw new ArgsParseError(`expected a string, got ${text === null ? 'null' : typeof text}`);
-  const rules = resolveRules(options?.lenient);
   const syntax = rules !== null && rules.syntax;
   // A root string may be double-encoded arguments, a root `null` no arguments: under `syntax` the
   // repairing reader decides.
