@@ -45,7 +45,8 @@ export async function runProxy(connect: Connect, options: ProxyOptions, io: Prox
     report: (entry) => {
       const line = JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n';
       log?.write(line);
-      if (options.verbose === true) stderr.write(`schema-coerce proxy: ${line}`);
+      // As UTF-8 bytes: the outlet writes a string as latin1, one byte per character.
+      if (options.verbose === true) stderr.write(Buffer.from(`schema-coerce proxy: ${line}`, 'utf8'));
     },
   });
   const fromServer = new LineReader(
