@@ -504,6 +504,11 @@ describe('ProxySession splicing', () => {
     expect(messages.slice(1).map(String)).toEqual([call('2', '{"n":2}'), call('"x"', '{"n":3,"tags":["a"]}'), call('4', '{"n":4}'), call('5', '{"n":5}', '"_meta":{"progressToken":5},'), call('6', '{"n":6.0')].map((line) => line + '\n'));
   });
 
+  test('U+0080, the first character past ASCII (bytes C2 80), before a respelling: every other byte as it came', () => {
+    const call = (n: string): string => `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t","arguments":{"tags":["\u0080x\u0080","\u0080"],"n":${n}}}}`;
+    expect(sent(Buffer.from(call('4.0')), false).toString('utf8')).toBe(call('4') + '\n');
+  });
+
   test('an "arguments" key met before the call\'s own (in _meta): only the call\'s own arguments are repaired', () => {
     const call = (n: string): string => `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"_meta":{"arguments":{"n":1.0}},"name":"t","arguments":{"n":${n},"tags":["a"]}}}`;
     expect(sent(Buffer.from(call('3.0')), false).toString()).toBe(call('3') + '\n');
