@@ -208,6 +208,14 @@ describe('readHead', () => {
     expect(readHead('{"id":9,"method":"tools/call","params":{"name":"n","arguments":[1,2', true)).toBeUndefined();
   });
 
+  test('only the envelope\'s id and params\' own keys count: numbers, literals and a later object naming name, cursor, arguments and id change nothing', () => {
+    const args = '{"n":1}';
+    const text = `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"_meta":{"progressToken":1},"name":"t","arguments":${args}},"priority":9,"flag":true,"none":null,"_meta":{"name":"u","cursor":"c","arguments":[2],"id":4}}`;
+    const expected = { method: 'tools/call', id: 3, idSpan: { start: 22, end: 23 }, name: 't', cursor: false, args: { start: text.indexOf(args), end: text.indexOf(args) + args.length, unread: false } };
+    expect(readHead(text, false)).toEqual(expected);
+    expect(readHead(text, true)).toEqual({ ...expected, args: { ...expected.args, unread: true } });
+  });
+
   test('UTF-8 in a tool name is decoded from the latin1 image', () => {
     const text = Buffer.from('{"id":1,"method":"tools/call","params":{"name":"café"}}').toString('latin1');
     expect(readHead(text, true)?.name).toBe('café');
@@ -225,6 +233,16 @@ describe('readHead', () => {
 
 describe('isPlainAsciiBytes', () => {
   const plain = (value: number): boolean => value >= 0x20 && value < 0x80;
+
+  test('a span shorter than a word, at every alignment, is judged by its own bytes, not the control byte after it', () => {
+    for (let offset = 0; offset < 4; offset++) {
+      for (let length = 0; length < 4; length++) {
+        const bytes = Buffer.alloc(offset + length + 4, 0x0a);
+        bytes.fill(0x61, offset, offset + length);
+        expect(isPlainAsciiBytes(bytes.subarray(offset), 0, length)).toBe(true);
+      }
+    }
+  });
 
   test('finds a byte below 0x20 or past ASCII wherever it is, whatever the alignment, as a byte loop does', () => {
     // Mostly printable ASCII, now and then a control byte or a byte at 0x80 and above.
