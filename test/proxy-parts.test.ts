@@ -522,6 +522,11 @@ describe('ProxySession splicing', () => {
     expect(messages.slice(1).map(String)).toEqual([call('2', '{"n":2}'), call('"x"', '{"n":3,"tags":["a"]}'), call('4', '{"n":4}'), call('5', '{"n":5}', '"_meta":{"progressToken":5},'), call('6', '{"n":6.0')].map((line) => line + '\n'));
   });
 
+  test('a non-ASCII string the lenient repair wraps in an array: its characters, not its bytes read as latin1', () => {
+    const call = (args: string): string => `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"t","arguments":${args}}}`;
+    expect(sent(Buffer.from(call('{"tags":"café 日本","n":2.0}')), true).toString('utf8')).toBe(call('{"tags":["café 日本"],"n":2}') + '\n');
+  });
+
   test('U+0080, the first character past ASCII (bytes C2 80), before a respelling: every other byte as it came', () => {
     const call = (n: string): string => `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t","arguments":{"tags":["\u0080x\u0080","\u0080"],"n":${n}}}}`;
     expect(sent(Buffer.from(call('4.0')), false).toString('utf8')).toBe(call('4') + '\n');
