@@ -15,6 +15,7 @@ export default defineConfig({
       'test/proxy-bytes.test.ts',
       'test/proxy-inprocess.test.ts',
       'test/proxy-upstreams.test.ts',
+      'test/proxy-flow.test.ts',
       'test/http-upstream.test.ts',
       'test/http-target.test.ts',
       'test/adapters-call.test.ts',

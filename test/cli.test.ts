@@ -79,6 +79,17 @@ describe('schema-coerce (built bin)', () => {
     ]);
   });
 
+  test('--tool names the tool: the whole call repeated with its name is unwrapped, and refusals name it', () => {
+    const schema = '{"properties":{"path":{"type":"string"},"depth":{"type":"integer"}}}';
+    const repeated = '{"name": "ls", "arguments": {"path": "src", "depth": "2"}}';
+    expect(runCli(['--lenient', '--tool', 'ls', '-s', schema, repeated])).toEqual({ status: 0, stdout: '{"path":"src","depth":2}\n', stderr: '' });
+    expect(runCli(['-l', '-t', 'ls', '-s', schema, repeated]).stdout).toBe('{"path":"src","depth":2}\n');
+    // Another tool's name, or none: the object is not this tool's call repeated, and stays.
+    expect(runCli(['--lenient', '--tool', 'cat', '-s', schema, repeated]).stdout).toBe(`${repeated}\n`);
+    expect(runCli(['--lenient', '-s', schema, repeated]).stdout).toBe(`${repeated}\n`);
+    expect(runCli(['--lenient', '--tool', 'ls', '-s', schema, '{"path": "sr']).stderr).toMatch(/^schema-coerce: args: the arguments were cut off/);
+  });
+
   test('the proxy takes -l for --lenient, as the main command does', () => {
     const run = runCli(['proxy', '-l', '--integer-range', 'huge', '--', 'node', 'server.js']);
     expect(run).toMatchObject({ status: 2, stderr: 'schema-coerce proxy: --integer-range must be int64, safe or unbounded, not "huge"\n' });

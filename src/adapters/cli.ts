@@ -30,6 +30,8 @@ Options:
   -s, --schema <file|json>   the tool's input schema: a file path, or inline JSON text
   -l, --lenient              also convert by type, fix enum case, repair syntax with one reading
   -r, --report               write each change and refusal to stderr as a JSON line
+  -t, --tool <name>          the tool's name, for messages and, in lenient mode, to unwrap
+                             {"name": <it>, "arguments": {…}}
       --integer-range <r>    int64 (default), safe or unbounded
   -h, --help                 show this help
   -v, --version              show the version
@@ -99,6 +101,7 @@ export async function main(argv: string[]): Promise<number> {
   const options: CoerceOptions = {
     lenient: values.lenient === true,
     ...(range === undefined ? {} : { integerRange: range }),
+    ...(values.tool === undefined ? {} : { toolName: values.tool }),
   };
   const call = prepareToolCall(text, schema, options);
   if (call.parseError !== undefined) throw new UsageError(`${label}: ${call.parseError.detail}`);
@@ -279,6 +282,7 @@ function readCommandLine(argv: string[]) {
         schema: { type: 'string', short: 's' },
         lenient: { type: 'boolean', short: 'l' },
         report: { type: 'boolean', short: 'r' },
+        tool: { type: 'string', short: 't' },
         'integer-range': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },

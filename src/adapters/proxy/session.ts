@@ -86,6 +86,8 @@ export class ProxySession {
    * repairs only text that fails strictly or a root string, so valid JSON reads the same.)
    */
   private readonly strictOptions: CoerceOptions;
+  /** Syntax repair is on: text given as a string is read as the text entries read it. */
+  private readonly readsText: boolean;
   private readonly wiring: Wiring;
 
   constructor(options: ProxyOptions, wiring: Wiring) {
@@ -98,6 +100,7 @@ export class ProxySession {
     };
     const lenient = options.lenient;
     this.strictOptions = typeof lenient === 'object' || lenient === true ? { ...this.coerceOptions, lenient: { ...(lenient === true ? {} : lenient), syntax: false } } : this.coerceOptions;
+    this.readsText = lenient === true || (typeof lenient === 'object' && lenient.syntax !== false);
   }
 
   /** Stops the session's timer. */
@@ -291,7 +294,8 @@ export class ProxySession {
    * A call whose `arguments` is a string: its value is the arguments' text, read as every text
    * entry reads it (`coerceArgsJson`, with the proxy's options). Text that reads as an object goes
    * on as that object in place of the string; cut-off text is answered with the message that says
-   * so; any other string goes on as it came.
+   * so, and so is, under syntax repair, any text the reader refuses (markup, two values, a bad
+   * escape: the message names why, as `prepareToolCall`'s does); any other string goes on as it came.
    */
   private repairStringCall(line: Line, terminated: boolean, head: MessageHead, raw: string, schema: unknown): void {
     const name = head.name!;
@@ -301,7 +305,7 @@ export class ProxySession {
     try {
       output = coerceArgsJson(argsText, schema, { ...this.coerceOptions, toolName: name });
     } catch (error) {
-      if (error instanceof ArgsParseError && error.truncated) this.refuse(argsText, schema, name, head.id!);
+      if (error instanceof ArgsParseError && (error.truncated || this.readsText)) this.refuse(argsText, schema, name, head.id!);
       else this.wiring.toServer(terminated ? [line, NEWLINE] : [line]);
       return;
     }
@@ -310,7 +314,9 @@ export class ProxySession {
       return;
     }
     if (!this.settle(argsText, schema, name, head.id!)) return;
-    this.forward(line, terminated, span.start, [{ start: 0, end: raw.length, text: output }]);
+    // The object goes on inside the line: a line break in JSON is white space between tokens, so
+    // a space in its place keeps every token and the message on one line.
+    this.forward(line, terminated, span.start, [{ start: 0, end: raw.length, text: output.replace(LINE_BREAKS, ' ') }]);
   }
 
   /** Sends the line on with `edits` (byte offsets from `offset`) applied. */
@@ -354,6 +360,9 @@ export class ProxySession {
     this.wiring.toClient(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, result }) + '\n'));
   }
 }
+
+/** Line breaks, which in JSON text can only be white space between tokens. */
+const LINE_BREAKS = /[\n\r]/g;
 
 /** Whether `line` holds `name` or a `\\u` escape (which may hide it). */
 function mayName(line: Line, name: string, bytes: Buffer): boolean {
