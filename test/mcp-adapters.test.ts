@@ -52,6 +52,95 @@ describe('withArgCoercion: the refresh for an unknown tool', () => {
   });
 });
 
+/** A server listing `tools.now` on every `tools/list` (one page), counting the listings, echoing each call's arguments. */
+async function listingServer(first: string[]) {
+  const server = new Server({ name: 'tools', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  const state = { now: first, lists: 0 };
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    state.lists++;
+    return { tools: state.now.map((name) => ({ name, inputSchema: SCHEMA })) };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: JSON.stringify(request.params.arguments) }] }));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  return { server, clientSide, state };
+}
+
+describe('withArgCoercion: what the cache knows', () => {
+  test("a listing from the first page replaces what was known: a tool the server no longer lists is not repaired by its old schema", async () => {
+    const { clientSide, state } = await listingServer(['gone']);
+    const client = withArgCoercion(new Client({ name: 'c', version: '1.0.0' }), { lenient: true });
+    await client.connect(clientSide);
+    await client.listTools();
+    state.now = ['kept'];
+    await client.listTools();
+    // Unknown now: one refresh (which does not list it either), then the call goes out as it is.
+    expect(text(await client.callTool({ name: 'gone', arguments: { n: '2' } }))).toBe('{"n":"2"}');
+    expect(state.lists).toBe(3);
+    await client.close();
+  });
+
+  test("the refresh for an unknown tool replaces what was known too", async () => {
+    const { clientSide, state } = await listingServer(['gone']);
+    const client = withArgCoercion(new Client({ name: 'c', version: '1.0.0' }), { lenient: true });
+    await client.connect(clientSide);
+    await client.listTools();
+    state.now = ['added'];
+    expect(text(await client.callTool({ name: 'added', arguments: { n: '2' } }))).toBe('{"n":2}');
+    expect(text(await client.callTool({ name: 'gone', arguments: { n: '2' } }))).toBe('{"n":"2"}');
+    expect(state.lists).toBe(3);
+    await client.close();
+  });
+
+  test('a page the client asks for itself adds to the pages before it', async () => {
+    const server = await pagingServer((k) => ({ tools: [{ name: `t${k}`, inputSchema: SCHEMA }], ...(k === 0 ? { nextCursor: 'next' } : {}) }));
+    const client = withArgCoercion(new Client({ name: 'c', version: '1.0.0' }), { lenient: true });
+    await client.connect(server.clientSide);
+    const first = await client.listTools();
+    await client.listTools({ cursor: first.nextCursor! });
+    expect(text(await client.callTool({ name: 't0', arguments: { n: '1' } }))).toBe('{"n":1}');
+    expect(text(await client.callTool({ name: 't1', arguments: { n: '2' } }))).toBe('{"n":2}');
+    // Both pages were known: no refresh.
+    expect(server.asked).toEqual([undefined, 'next']);
+    await client.close();
+  });
+
+  test("the refresh asks for its first page as the SDK's own listTools() does, without params, then by cursor", async () => {
+    const server = await pagingServer((k) => ({ tools: k === 1 ? [{ name: 't', inputSchema: SCHEMA }] : [], ...(k === 0 ? { nextCursor: 'c1' } : {}) }));
+    const sent: string[] = [];
+    const send = server.clientSide.send.bind(server.clientSide);
+    server.clientSide.send = async (message, options) => {
+      if ((message as { method?: string }).method === 'tools/list') sent.push(JSON.stringify(message));
+      return send(message, options);
+    };
+    const client = withArgCoercion(new Client({ name: 'c', version: '1.0.0' }), { lenient: true });
+    await client.connect(server.clientSide);
+    expect(text(await client.callTool({ name: 't', arguments: { n: '3' } }))).toBe('{"n":3}');
+    await client.listTools();
+    const [refreshFirst, refreshNext, own] = sent.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(refreshFirst).toEqual({ ...own, id: refreshFirst!['id'] });
+    expect(Object.keys(refreshFirst!)).not.toContain('params');
+    expect(refreshNext!['params']).toEqual({ cursor: 'c1' });
+    await client.close();
+  });
+
+  test('notifications/tools/list_changed without a handler of the user\'s: the cache is cleared and the client reports no error', async () => {
+    const { server, clientSide, state } = await listingServer(['t']);
+    const client = withArgCoercion(new Client({ name: 'c', version: '1.0.0' }), { lenient: true });
+    const errors: Error[] = [];
+    client.onerror = (error) => errors.push(error);
+    await client.connect(clientSide);
+    await client.listTools();
+    await server.sendToolListChanged();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(text(await client.callTool({ name: 't', arguments: { n: '4' } }))).toBe('{"n":4}');
+    // The cache was cleared: the call listed the tools again.
+    expect(state.lists).toBe(2);
+    expect(errors).toEqual([]);
+    await client.close();
+  });
+});
+
 describe("withServerArgCoercion: the server's own listing", () => {
   test('a handler repeating its cursor is asked for it once, and the call is repaired with what was listed', async () => {
     const server = await pagingServer((k) => ({ tools: k === 0 ? [{ name: 't', inputSchema: SCHEMA }] : [], nextCursor: 'again' }), true);

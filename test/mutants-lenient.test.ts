@@ -78,3 +78,48 @@ describe('lenient conversions at /n', () => {
     expect(result.refusals.map(({ path, reason }) => [path, reason])).toEqual([['/m', 'unconvertible']]);
   });
 });
+
+describe('a rule set given as an object: every rule it does not switch off is on', () => {
+  // One row per rule: the value at /n, the schema of /n, and what the rule makes of it. Each is run
+  // with `lenient: {}` and with every other rule switched off, so a rule that only `lenient: true`
+  // turns on, or one that reads another rule's switch, fails here.
+  const RULES: readonly (readonly [string, string, unknown, string, string])[] = [
+    ['strings', '"7"', { type: 'integer' }, '7', 'string-to-integer'],
+    ['booleans', '"true"', { type: 'boolean' }, 'true', 'string-to-boolean'],
+    ['arrays', '"a"', { type: 'array', items: { type: 'string' } }, '["a"]', 'wrap-in-array'],
+    ['jsonText', '"{\\"a\\":1}"', { type: 'object' }, '{"a":1}', 'json-text'],
+    ['nulls', '"null"', { type: 'null' }, 'null', 'string-to-null'],
+    ['numbersToStrings', '4', { type: 'string' }, '"4"', 'number-to-string'],
+    ['enumCase', '"Red"', { enum: ['red'] }, '"red"', 'enum-case'],
+  ];
+  const ALL = ['strings', 'booleans', 'arrays', 'jsonText', 'nulls', 'numbersToStrings', 'syntax', 'enumCase', 'optionalNull', 'unwrap', 'flattenedKey'];
+  const only = (rule: string) => Object.fromEntries(ALL.filter((other) => other !== rule).map((other) => [other, false]));
+
+  test.each(RULES)('%s: %s under %j', (rule, value, schema, expected, changeRule) => {
+    const args = deepFreeze(parseArgs(`{"n":${value}}`));
+    const full = deepFreeze({ type: 'object', properties: { n: schema }, required: ['n'] });
+    for (const lenient of [{}, only(rule)]) {
+      const result = coerceArgs(args, full, { lenient });
+      expect(stringifyArgs(result.value)).toBe(`{"n":${expected}}`);
+      expect(result.changes.map((change) => change.rule)).toEqual([changeRule]);
+    }
+  });
+
+  test('optionalNull: an optional null is removed under {} and with every other rule off', () => {
+    const schema = deepFreeze({ type: 'object', properties: { n: { type: 'integer' }, m: { type: 'string' } } });
+    for (const lenient of [{}, only('optionalNull')]) {
+      const result = coerceArgs(parseArgs('{"n":null,"m":"x"}'), schema, { lenient });
+      expect(stringifyArgs(result.value)).toBe('{"m":"x"}');
+      expect(result.changes.map((change) => [change.path, change.rule])).toEqual([['/n', 'optional-null']]);
+    }
+  });
+
+  test('flattenedKey: a dotted key is rebuilt under {} and with every other rule off', () => {
+    const schema = deepFreeze({ type: 'object', properties: { args: { type: 'object', properties: { path: { type: 'string' } } } } });
+    for (const lenient of [{}, only('flattenedKey')]) {
+      const result = coerceArgs(parseArgs('{"args.path":"a"}'), schema, { lenient });
+      expect(stringifyArgs(result.value)).toBe('{"args":{"path":"a"}}');
+      expect(result.changes.map((change) => [change.path, change.rule])).toEqual([['/args/path', 'flattened-key']]);
+    }
+  });
+});

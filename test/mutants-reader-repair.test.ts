@@ -3,7 +3,7 @@
  * (double-encoded arguments), and how a strict refusal is marked as a cut-off or not.
  */
 import { describe, expect, test } from 'vitest';
-import { ArgsParseError, coerceArgsJson, prepareToolCall } from '../src/index.js';
+import { ArgsParseError, coerceArgsJson, parseArgs, prepareToolCall, stringifyArgs } from '../src/index.js';
 
 const schema = { type: 'object', properties: { a: { type: 'integer' } } };
 const rules = (text: string): string[] => prepareToolCall(text, schema, { lenient: true }).changes.map((change) => change.rule);
@@ -25,6 +25,20 @@ describe('a root string is unwrapped only when its content, trimmed, is an objec
     expect(call.json).toBe(text);
     expect(call.changes).toEqual([]);
     expect(call.args).toBe(content);
+  });
+});
+
+describe('the syntax repair unwraps only a string whose content ends with the object', () => {
+  // parseArgs with `repair`, so that no lenient rule reads the string after the repair has.
+  test.each([
+    ['a comment', '{"a": 1} // the id'],
+    ['a stray bracket', '{"a": 1}]'],
+  ])('an object text before %s stays the string it is', (_name, content) => {
+    expect(parseArgs(JSON.stringify(content), { repair: true })).toBe(content);
+  });
+
+  test('the same object text alone is unwrapped', () => {
+    expect(stringifyArgs(parseArgs(JSON.stringify('{"a": 1}'), { repair: true }))).toBe('{"a":1}');
   });
 });
 
@@ -52,5 +66,16 @@ describe('a strict refusal is marked as a cut-off only when the text was cut off
     expect(error.line).toBe(1);
     expect(error.column).toBe(13);
     expect(error.message).toMatch(/^\[schema-coerce\] the arguments were cut off at line 1 column 13 \(position 12\): /);
+  });
+
+  test('a literal cut off on a later line is named where the strict parser stopped, not at the end', () => {
+    const text = '{"a": 1,\n "b": tru';
+    const error = strictError(text);
+    expect(error.truncated).toBe(true);
+    expect(error.position).toBe(15);
+    expect(text[15]).toBe('t');
+    expect(error.line).toBe(2);
+    expect(error.column).toBe(7);
+    expect(error.message).toBe('[schema-coerce] the arguments were cut off at line 2 column 7 (position 15): Unexpected character "t"');
   });
 });

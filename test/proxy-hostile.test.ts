@@ -148,6 +148,8 @@ describe('a batch (a line that is a JSON array)', () => {
       '[{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"tools/call","s":"\xc3"}}]',
       '[{"jsonrpc":"2.0","id":3,"method":"x/tools/call","params":{"d":{"a":1,"a":2}}}]',
       '[]',
+      // The client's answers to the server's requests: members without a method.
+      '[{"jsonrpc":"2.0","id":"s1","result":{"content":[{"type":"text","text":"tools/call"}]}},{"jsonrpc":"2.0","id":"s2","error":{"code":-1,"message":"no"}}]',
       // Not JSON: forwarded as it came, as every line that is not JSON is.
       `[${call(4)}`,
       `[${call(5)}]]`,

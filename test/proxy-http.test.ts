@@ -1,12 +1,11 @@
 /**
  * `schema-coerce proxy --url`: the official SDK client on stdio → the built proxy → a Streamable
  * HTTP server built with the SDK on loopback, answering with SSE streams and with JSON bodies;
- * and the proxy in front of the pinned `mcp-remote` in front of that server.
+ * and the proxy in front of the pinned `mcp-remote` in front of that server. The upstream's own tests,
+ * run in this process, are in http-upstream.test.ts.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,8 +14,6 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, test } from 'vitest';
-import { httpUpstream } from '../src/adapters/proxy/http-upstream.js';
-import type { ProxySession } from '../src/adapters/proxy/session.js';
 import { BIN, runCli } from './_helpers/run.js';
 import { startHttpPeer, type HttpPeer } from './peers/http-server.js';
 
@@ -144,83 +141,6 @@ describe.each([
     await changed;
     expect(JSON.parse(text(await client.callTool({ name: 'late', arguments: { n: 2.0 } })))).toEqual({ n: 2 });
   }, 60_000);
-});
-
-describe('proxy --url, backpressure', () => {
-  test('while the client takes no bytes, an SSE answer is read no further: the server is held back, then all arrives', async () => {
-    const event = `data: {"jsonrpc":"2.0","method":"notifications/message","params":{"data":"${'x'.repeat(16_000)}"}}\n\n`;
-    const count = 2_000;
-    let written = 0;
-    let finished = false;
-    const http = createServer((request, response) => {
-      request.resume();
-      if (request.method !== 'POST') {
-        response.writeHead(405).end();
-        return;
-      }
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      let sent = 0;
-      const more = (): void => {
-        while (sent < count) {
-          sent++;
-          written += event.length;
-          if (!response.write(event)) {
-            response.once('drain', more);
-            return;
-          }
-        }
-        finished = true;
-        response.end();
-      };
-      more();
-    });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    let delivered = 0;
-    const side = { session: { fromServer: () => delivered++ } as unknown as ProxySession, reader: undefined as never, client: { pause: () => undefined, resume: () => undefined }, warn: () => undefined };
-    const upstream = httpUpstream(new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`), {})(side);
-    // The client's outlet is blocked: the proxy's source is paused.
-    upstream.source.pause();
-    upstream.send([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"}\n')]);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(finished).toBe(false);
-    expect(written).toBeLessThan((count * event.length) / 2);
-    upstream.source.resume();
-    for (let waited = 0; (!finished || delivered < count) && waited < 20_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(delivered).toBe(count);
-    upstream.signal('SIGTERM');
-    await upstream.done;
-    await new Promise((resolve) => http.close(resolve));
-  }, 30_000);
-});
-
-describe('proxy --url, the GET stream', () => {
-  test('a GET stream that ends is opened again after the retry delay, with Last-Event-ID', async () => {
-    const gets: (string | undefined)[] = [];
-    const http = createServer((request, response) => {
-      request.resume();
-      if (request.method === 'POST') {
-        response.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"result":{}}');
-      } else if (request.method === 'GET' && gets.length < 2) {
-        gets.push(request.headers['last-event-id'] as string | undefined);
-        response.writeHead(200, { 'content-type': 'text/event-stream' });
-        const n = gets.length;
-        response.end(`${n === 1 ? 'retry: 50\n' : ''}id: e${n}\ndata: {"jsonrpc":"2.0","method":"notifications/n${n}"}\n\n`);
-      } else {
-        response.writeHead(405).end();
-      }
-    });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    const delivered: string[] = [];
-    const session = { fromServer: (line: Buffer) => delivered.push(line.toString()) } as unknown as ProxySession;
-    const upstream = httpUpstream(new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`), {})({ session, reader: undefined as never, client: { pause: () => undefined, resume: () => undefined }, warn: () => undefined });
-    upstream.send([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"}\n')]);
-    for (let waited = 0; delivered.length < 3 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(delivered).toEqual(['{"jsonrpc":"2.0","id":1,"result":{}}', '{"jsonrpc":"2.0","method":"notifications/n1"}', '{"jsonrpc":"2.0","method":"notifications/n2"}']);
-    expect(gets).toEqual([undefined, 'e1']);
-    upstream.signal('SIGTERM');
-    await upstream.done;
-    await new Promise((resolve) => http.close(resolve));
-  }, 30_000);
 });
 
 describe('proxy --url, usage', () => {

@@ -75,10 +75,20 @@ describe('secrets in --url and --header never reach a message', () => {
     expect(shownUrlText('plain')).toBe('plain');
   });
 
+  test('shownUrlText: credentials are cut wherever the URL starts in the text, each time it has some', () => {
+    expect(shownUrlText(`<http://alice:${SECRET}@h/mcp>`)).toBe('<http://***@h/mcp>');
+    expect(shownUrlText(`1http://alice:${SECRET}@h/ and https://bob:${SECRET}@h/`)).toBe('1http://***@h/ and https://***@h/');
+  });
+
   test('Redactor: every secret of four characters or more, the longest first, encoded or not', () => {
     const redactor = new Redactor(new URL(`http://alice:pa%24%24word@h/?k=${SECRET}&n=12`), { authorization: TOKEN, short: 'abc' });
     expect(redactor.scrub(`${SECRET} ${TOKEN} pa$$word pa%24%24word alice abc 12`)).toBe('*** *** *** *** *** abc 12');
     expect(redactor.scrub(`Bearer ${SECRET}`)).toBe('Bearer ***');
+  });
+
+  test('Redactor: a secret holding another is replaced whole; a query without =, and a secret of four characters, are searched for', () => {
+    const redactor = new Redactor(new URL(`http://h/mcp?${SECRET}`), { 'x-key': `team-${SECRET}`, pin: 'abcd' });
+    expect(redactor.scrub(`key team-${SECRET} refused; pin abcd; ${SECRET}`)).toBe('key *** refused; pin ***; ***');
   });
 });
 
@@ -90,6 +100,7 @@ describe('the command line\'s --url and --header', () => {
 
   test('a URL that does not parse is shown without its query; a scheme that is not http(s) is named', () => {
     expect(() => targetUrl(`nope?key=${SECRET}`)).toThrow('--url "nope?***" is not a URL');
+    expect(() => targetUrl(`<http://alice:${SECRET}@127.0.0.1/mcp>`)).toThrow('--url "<http://***@127.0.0.1/mcp>" is not a URL');
     expect(() => targetUrl('ftp://h/')).toThrow('--url must be http or https, not ftp:');
     expect(targetUrl('https://h/mcp?k=v').href).toBe('https://h/mcp?k=v');
   });

@@ -177,6 +177,23 @@ describe('readHead', () => {
     ['a response', '{"jsonrpc":"2.0","id":6,"result":{"tools":[]}}', { id: 6, idSpan: { start: 22, end: 23 }, cursor: false }],
   ])('%s', (_name, text, expected) => {
     expect(readHead(text, false)).toEqual(expected);
+    // Located, the head is the same; object or array arguments of params are then not read.
+    const args = (expected as { args?: { start: number; end: number } }).args;
+    const located = args !== undefined && '{['.includes(text[args.start]!) ? { ...expected, args: { ...args, unread: true } } : expected;
+    expect(readHead(text, true)).toEqual(located);
+  });
+
+  test('an "arguments" key met before params.arguments (in _meta, a nested value): the line is read whole, the span is params\' own', () => {
+    const args = '{"n":5.0,"o":{"p":[2.0]},"q":[]}';
+    const text = `{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"_meta":{"arguments":{"n":1.0}},"name":"t","arguments":${args},"x":{"y":[]}}}`;
+    const expected = { method: 'tools/call', id: 10, idSpan: { start: 22, end: 24 }, name: 't', cursor: false, args: { start: text.indexOf(args), end: text.indexOf(args) + args.length, unread: false } };
+    expect(readHead(text, true)).toEqual(expected);
+    expect(readHead(text, false)).toEqual(expected);
+  });
+
+  test('an id after located arguments: its span is where it is in the line', () => {
+    const text = '{"method":"tools/call","params":{"name":"a","arguments":{"x":[1,{"y":2}]}},"id":"x-1"}';
+    expect(readHead(text, true)).toEqual({ method: 'tools/call', id: 'x-1', idSpan: { start: text.indexOf('"x-1"'), end: text.indexOf('"x-1"') + 5 }, name: 'a', cursor: false, args: { start: text.indexOf('{"x"'), end: text.indexOf(',"id"') - 1, unread: true } });
   });
 
   test('object or array arguments are located, not read: brackets and escaped quotes in strings are stepped over', () => {
@@ -485,6 +502,11 @@ describe('ProxySession splicing', () => {
     const lines = [call('2', '{"n":2.0}'), call('"x"', '{"n":3.0,"tags":"a"}'), call('4', '{"n":4}'), call('5', '{"n":5.0}', '"_meta":{"progressToken":5},'), call('6', '{"n":6.0')];
     for (const line of lines) session.fromClient(Buffer.from(line), true);
     expect(messages.slice(1).map(String)).toEqual([call('2', '{"n":2}'), call('"x"', '{"n":3,"tags":["a"]}'), call('4', '{"n":4}'), call('5', '{"n":5}', '"_meta":{"progressToken":5},'), call('6', '{"n":6.0')].map((line) => line + '\n'));
+  });
+
+  test('an "arguments" key met before the call\'s own (in _meta): only the call\'s own arguments are repaired', () => {
+    const call = (n: string): string => `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"_meta":{"arguments":{"n":1.0}},"name":"t","arguments":{"n":${n},"tags":["a"]}}}`;
+    expect(sent(Buffer.from(call('3.0')), false).toString()).toBe(call('3') + '\n');
   });
 
   test('nothing to repair: the line itself goes on', () => {

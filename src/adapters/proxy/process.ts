@@ -4,7 +4,7 @@
  * schemas. Every message it does not need to change is forwarded byte for byte; in a `tools/call`
  * only the bytes of `params.arguments` are rewritten, through the text path.
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { LineReader } from './framing.js';
 import { batch, Outlet } from './outlet.js';
@@ -92,6 +92,14 @@ export async function runProxy(connect: Connect, options: ProxyOptions, io: Prox
   io.stdin.off('data', onData);
   io.stdin.off('end', onEnd);
   io.stdin.pause();
-  if (log !== undefined) await new Promise<void>((resolve) => log.end(resolve));
+  if (log !== undefined) await closing(log);
   return status;
+}
+
+/** Ends `log` and resolves once its file is closed (at once when it could not be opened and is closed already). */
+function closing(log: WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (log.closed) resolve();
+    else log.end().once('close', () => resolve());
+  });
 }

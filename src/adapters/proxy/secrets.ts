@@ -24,12 +24,13 @@ export function shownUrl(url: URL): string {
 
 /**
  * A URL given on the command line as messages may show it before it is known to parse: the
- * credentials and everything from the query on are cut.
+ * credentials and everything from the query on are cut, wherever a URL starts in the text (a
+ * `--url '<http://user:pass@host/>'` does not parse, and its password must not be shown).
  */
 export function shownUrlText(text: string): string {
   const cut = text.search(/[?#]/);
   const head = cut === -1 ? text : `${text.slice(0, cut)}?${REDACTED}`;
-  return head.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/]*@/i, `$1${REDACTED}@`);
+  return head.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/]*@/gi, `$1${REDACTED}@`);
 }
 
 /** Replaces each secret of `url` and `headers` in the texts it is given. */

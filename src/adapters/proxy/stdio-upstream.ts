@@ -30,7 +30,8 @@ export function stdioUpstream(command: readonly string[]): Connect {
         side.warn(`cannot start ${JSON.stringify(file)}: ${error.code ?? error.message}`);
         resolve(CANNOT_START);
       });
-      child.on('close', (code, signal) => resolve(code ?? 128 + (signal === null ? 0 : (constants.signals[signal] ?? 0))));
+      // Node gives a code or, when a signal ended the child, the signal's name from this very table.
+      child.on('close', (code, signal) => resolve(code ?? 128 + constants.signals[signal!]));
     });
     return {
       send: (pieces) => {

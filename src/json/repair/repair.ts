@@ -7,7 +7,7 @@
 import { applyEdits, summarizeEdits, type SyntaxChange } from './edits.js';
 import { checkTokensKept } from './preserve.js';
 import { readTolerant } from './reader.js';
-import { ArgsParseError } from '../errors.js';
+import { ArgsParseError, locate } from '../errors.js';
 
 export type { SyntaxChange, SyntaxRule } from './edits.js';
 
@@ -51,8 +51,8 @@ function unwrapObjectText(content: string): SyntaxRepair | undefined {
   const trimmed = content.trim();
   if (trimmed[0] !== '{' || trimmed[trimmed.length - 1] !== '}') return undefined;
   try {
+    // Trimmed, the content starts with `{`: read at all, it reads as an object, never as a root string.
     const reading = readTolerant(content);
-    if (reading.rootString !== undefined) return undefined;
     const repaired = applyEdits(content, reading.edits);
     checkTokensKept(content, repaired, reading.tokens, reading.edits);
     return { text: repaired, changes: reading.edits.length === 0 ? NONE : summarizeEdits(content, reading.edits) };
@@ -76,11 +76,10 @@ export function truncationOf(text: string): ArgsParseError | undefined {
 
 /**
  * A strict parser's error on argument text, marked `truncated` (its reason and position kept)
- * when the text was cut off; any other error as it is.
+ * when the text was cut off; any other error as it is. The strict scanner's errors always have a
+ * position; one without is placed at the end of the text, where a cut-off text ends.
  */
 export function markTruncation(text: string, error: unknown): unknown {
-  if (!(error instanceof ArgsParseError) || error.truncated || truncationOf(text) === undefined) return error;
-  const { position, line, column } = error;
-  const location = position === undefined || line === undefined || column === undefined ? undefined : { position, line, column };
-  return new ArgsParseError(error.reason, location, true);
+  if (!(error instanceof ArgsParseError) || truncationOf(text) === undefined) return error;
+  return new ArgsParseError(error.reason, locate(text, error.position ?? text.length), true);
 }

@@ -30,8 +30,11 @@ export class Source {
     throw new ArgsParseError(reason, locate(this.original, this.offset + at), true);
   }
 
-  /** A short description of the character at `at`, for messages. */
+  /**
+   * The character at `at`, quoted, for messages. Only ever asked about a character the body has:
+   * the reader refuses a text that ends where more must follow (`cut`) before it describes one.
+   */
   describe(at: number): string {
-    return at >= this.body.length ? 'end of input' : JSON.stringify(this.body[at]);
+    return JSON.stringify(this.body[at]);
   }
 }

@@ -1,0 +1,130 @@
+/**
+ * The token check (`checkTokensKept`) on its own: what it lets through of the reader's honest
+ * repairs (escapes at their edges, each read by the check's own decoder), and which forged
+ * rewrites it refuses (a number written as a string, a string written longer or from the wrong
+ * characters, digits written onto a number). A forged edit is one the reader never makes; the
+ * check must refuse it all the same, since it stands between any reader bug and what is dispatched.
+ */
+import { describe, expect, test } from 'vitest';
+import { ArgsParseError, coerceArgsJson } from '../src/index.js';
+import { applyEdits, type Edit } from '../src/json/repair/edits.js';
+import { checkTokensKept } from '../src/json/repair/preserve.js';
+import { readTolerant } from '../src/json/repair/reader.js';
+
+const NOT_KEPT = '[schema-coerce] invalid JSON: the repair would not keep every string and number of the text; refused';
+
+/** Checks `text`, whose tokens are `spans`, with `edits` applied. */
+function checked(text: string, spans: number[], edits: Edit[]): () => void {
+  return () => checkTokensKept(text, applyEdits(text, edits), spans, edits);
+}
+
+/** The reader's own edits of `text`, the one at `start` replaced by `forged`. */
+function forgedAt(text: string, start: number, forged: Partial<Edit>): () => void {
+  const reading = readTolerant(text);
+  const edits = reading.edits.map((e) => (e.start === start ? { ...e, ...forged } : e));
+  return () => checkTokensKept(text, applyEdits(text, edits), reading.tokens, edits);
+}
+
+describe('honest repairs whose escapes sit at the edges of what the check decodes', () => {
+  const schema = { type: 'object', properties: { a: { type: 'string' }, p: { type: 'string' } } };
+  test.each([
+    ['an octal escape of one digit before a dash', "{'a': '\\1-x'}", '{"a": "\\u0001-x"}'],
+    ['an octal escape whose last digit is 7', "{'a': '\\17'}", '{"a": "\\u000f"}'],
+    ['the last code point, U+10FFFF', "{'a': '\\U0010ffff'}", '{"a": "\udbff\udfff"}'],
+    ['a folder whose name starts with \\u and two hex digits', '{"p": "D:\\udemy\\code"}', '{"p": "D:\\\\udemy\\\\code"}'],
+    ['a folder whose name starts with \\u and four letters that are no hex digits', '{"p": "D:\\upstream\\src"}', '{"p": "D:\\\\upstream\\\\src"}'],
+  ])('%s is repaired', (_name, input, output) => {
+    expect(coerceArgsJson(input, schema, { lenient: true })).toBe(output);
+  });
+});
+
+describe('forged rewrites the check refuses', () => {
+  test.each([
+    ['a string written one character longer', '"abc"'],
+    ['a string written with its closing quote inside', `"a'"`],
+    ['a string written from the characters before it', `"['"`],
+  ])("%s (['ab'])", (_name, to) => {
+    expect(forgedAt("['ab']", 1, { to })).toThrow(NOT_KEPT);
+  });
+
+  test('a one-character string written from the bracket before it', () => {
+    expect(forgedAt("['[']", 1, { to: '"x"' })).toThrow(NOT_KEPT);
+  });
+
+  test('a number written as a string of the same digits, claimed as a bare key', () => {
+    expect(checked('[1.0]', [1, -4], [{ start: 1, end: 4, to: '"1.0"', rule: 'unquoted-key', escapes: 'bare' }])).toThrow(NOT_KEPT);
+  });
+
+  test('digits written onto a number by an edit after it', () => {
+    expect(checked('[12/*c*/]', [1, -3], [{ start: 3, end: 8, to: '3', rule: 'comment' }])).toThrow(NOT_KEPT);
+    expect(checked('[12/*c*/]', [1, -3], [{ start: 3, end: 8, to: '', rule: 'comment' }])).not.toThrow();
+  });
+
+  test('an edit that writes a string and a space after it', () => {
+    expect(forgedAt("['ab']", 1, { to: '"ab" ' })).toThrow(NOT_KEPT);
+  });
+
+  // Each of these writes the token's own value in its place, so only the edit's shape betrays it.
+  test('a string written whole, with its own value, by an edit that claims no reading of it', () => {
+    expect(checked("['ab']", [1, 5], [{ start: 1, end: 5, to: '"ab"', rule: 'comment' }])).toThrow(NOT_KEPT);
+  });
+
+  test('an edit that starts inside a string and ends at its end, keeping its value', () => {
+    expect(checked('["ab"]', [1, 5], [{ start: 2, end: 5, to: 'ab" ', rule: 'quotes', escapes: 'json' }])).toThrow(NOT_KEPT);
+  });
+
+  test('an edit that starts at a string and ends past it, keeping its value', () => {
+    expect(checked("['ab' ]", [1, 5], [{ start: 1, end: 6, to: '"ab"', rule: 'quotes', escapes: 'python' }])).toThrow(NOT_KEPT);
+  });
+
+  test('a quote character alone, claimed as a whole string', () => {
+    expect(checked("[']", [1, 2], [{ start: 1, end: 2, to: '""', rule: 'quotes', escapes: 'python' }])).toThrow(NOT_KEPT);
+  });
+
+  test('backslashes read as written are held to that reading, even written as the same characters', () => {
+    // `"\\"` as written is two backslashes; JSON reads one.
+    const text = '["\\\\"]';
+    expect(checked(text, [1, 5], [{ start: 1, end: 5, to: '"\\\\"', rule: 'literal-backslash', escapes: 'literal' }])).toThrow(NOT_KEPT);
+  });
+
+  test.each([
+    ['a Python \\U escape claimed as JSON', "['\\U0001F600']", '"\ud83d\ude00"', 'json'],
+    ['a Python octal escape claimed as JSON', "['\\101']", '"A"', 'json'],
+  ] as const)('%s', (_name, text, to, escapes) => {
+    expect(checked(text, [1, text.length - 1], [{ start: 1, end: text.length - 1, to, rule: 'quotes', escapes }])).toThrow(NOT_KEPT);
+  });
+
+  test.each([
+    ['a \\u escape with letters that are no hex digits', '["\\uzzzz"]', 'json'],
+    ['a Python escape of a character below 0', "['\\-']", 'python'],
+  ] as const)('%s is refused with the typed error, never another one', (_name, text, escapes) => {
+    const run = checked(text, [1, text.length - 1], [{ start: 1, end: text.length - 1, to: '"x"', rule: 'quotes', escapes }]);
+    expect(run).toThrow(ArgsParseError);
+    expect(run).toThrow(NOT_KEPT);
+  });
+});
+
+describe('a token claimed as a Gemma string must have its two delimiters', () => {
+  test.each([
+    ['no delimiter, long enough for two', "['12345ab12345']", '"5ab1"'],
+    ['an opening delimiter and no closing one', '[<|"|>abcdefghij]', '"abcde"'],
+  ])('%s: refused', (_name, text, to) => {
+    expect(checked(text, [1, text.length - 1], [{ start: 1, end: text.length - 1, to, rule: 'gemma-string', escapes: 'gemma' }])).toThrow(NOT_KEPT);
+  });
+
+  test('one delimiter alone, after other text, is not two of them', () => {
+    const text = '["a", <|"|>]';
+    expect(checked(text, [1, 4, 6, 11], [{ start: 6, end: 11, to: '""', rule: 'gemma-string', escapes: 'gemma' }])).toThrow(NOT_KEPT);
+  });
+
+  test('an empty Gemma string is the empty string', () => {
+    expect(coerceArgsJson('{"a": <|"|><|"|>}', { type: 'object' }, { lenient: true })).toBe('{"a": ""}');
+  });
+});
+
+describe('what the check lets through', () => {
+  test('an identifier key written with an escape that spells the same name', () => {
+    expect(checked('{abc: 1}', [1, 4, 6, -7], [{ start: 1, end: 4, to: '"\\u0061bc"', rule: 'unquoted-key', escapes: 'bare' }])).not.toThrow();
+    expect(checked('{abc: 1}', [1, 4, 6, -7], [{ start: 1, end: 4, to: '"\\u0061bd"', rule: 'unquoted-key', escapes: 'bare' }])).toThrow(NOT_KEPT);
+  });
+});
