@@ -243,6 +243,14 @@ describe('readHead', () => {
     expect(readHead('{"id":9,"method":"tools/call","params":{"name":"n","arguments":[1,2', true)).toBeUndefined();
   });
 
+  test('only the envelope\'s id and params\' own keys count: numbers, literals and a later object naming name, cursor, arguments and id change nothing', () => {
+    const args = '{"n":1}';
+    const text = `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"_meta":{"progressToken":1},"name":"t","arguments":${args}},"priority":9,"flag":true,"none":null,"_meta":{"name":"u","cursor":"c","arguments":[2],"id":4}}`;
+    const expected = { method: 'tools/call', id: 3, idSpan: { start: 22, end: 23 }, name: 't', cursor: false, args: { start: text.indexOf(args), end: text.indexOf(args) + args.length, unread: false } };
+    expect(readHead(text, false)).toEqual(expected);
+    expect(readHead(text, true)).toEqual({ ...expected, args: { ...expected.args, unread: true } });
+  });
+
   test('UTF-8 in a tool name is decoded from the latin1 image', () => {
     const text = Buffer.from('{"id":1,"method":"tools/call","params":{"name":"café"}}').toString('latin1');
     expect(readHead(text, true)?.name).toBe('café');
@@ -260,6 +268,16 @@ describe('readHead', () => {
 
 describe('isPlainAsciiBytes', () => {
   const plain = (value: number): boolean => value >= 0x20 && value < 0x80;
+
+  test('a span shorter than a word, at every alignment, is judged by its own bytes, not the control byte after it', () => {
+    for (let offset = 0; offset < 4; offset++) {
+      for (let length = 0; length < 4; length++) {
+        const bytes = Buffer.alloc(offset + length + 4, 0x0a);
+        bytes.fill(0x61, offset, offset + length);
+        expect(isPlainAsciiBytes(bytes.subarray(offset), 0, length)).toBe(true);
+      }
+    }
+  });
 
   test('finds a byte below 0x20 or past ASCII wherever it is, whatever the alignment, as a byte loop does', () => {
     // Mostly printable ASCII, now and then a control byte or a byte at 0x80 and above.
@@ -552,6 +570,16 @@ describe('ProxySession splicing', () => {
     const lines = [call('2', '{"n":2.0}'), call('"x"', '{"n":3.0,"tags":"a"}'), call('4', '{"n":4}'), call('5', '{"n":5.0}', '"_meta":{"progressToken":5},'), call('6', '{"n":6.0')];
     for (const line of lines) session.fromClient(Buffer.from(line), true);
     expect(messages.slice(1).map(String)).toEqual([call('2', '{"n":2}'), call('"x"', '{"n":3,"tags":["a"]}'), call('4', '{"n":4}'), call('5', '{"n":5}', '"_meta":{"progressToken":5},'), call('6', '{"n":6.0')].map((line) => line + '\n'));
+  });
+
+  test('a non-ASCII string the lenient repair wraps in an array: its characters, not its bytes read as latin1', () => {
+    const call = (args: string): string => `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"t","arguments":${args}}}`;
+    expect(sent(Buffer.from(call('{"tags":"café 日本","n":2.0}')), true).toString('utf8')).toBe(call('{"tags":["café 日本"],"n":2}') + '\n');
+  });
+
+  test('U+0080, the first character past ASCII (bytes C2 80), before a respelling: every other byte as it came', () => {
+    const call = (n: string): string => `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t","arguments":{"tags":["\u0080x\u0080","\u0080"],"n":${n}}}}`;
+    expect(sent(Buffer.from(call('4.0')), false).toString('utf8')).toBe(call('4') + '\n');
   });
 
   test('an "arguments" key met before the call\'s own (in _meta): only the call\'s own arguments are repaired', () => {
