@@ -113,7 +113,7 @@ describe('the Streamable HTTP upstream: the session', () => {
   });
 
   test('a blank line from the client is not posted, and a last message without its newline is posted whole', async () => {
-    const server = await recording((seen, response) => json(response, '{"jsonrpc":"2.0","id":1,"result":{}}'));
+    const server = await recording((_seen, response) => json(response, '{"jsonrpc":"2.0","id":1,"result":{}}'));
     const { upstream, delivered, warned, send } = upstreamTo(server.url);
     send('\n');
     send('{"jsonrpc":"2.0","id":1,"method":"ping"}');
