@@ -14,10 +14,16 @@ export class Source {
   /** Where `body` starts in `original`. */
   readonly offset: number;
 
+  /**
+   * @param original - The text as given.
+   * @param offset - Where the body starts; 0 only for the whole text (an envelope, a byte-order
+   *   mark or a code fence, always starts the body past 0), which is then not copied.
+   * @param end - Where the body ends.
+   */
   constructor(original: string, offset: number, end: number) {
     this.original = original;
     this.offset = offset;
-    this.body = offset === 0 && end === original.length ? original : flatSlice(original, offset, end);
+    this.body = offset === 0 ? original : flatSlice(original, offset, end);
   }
 
   /** Throws: the text is not JSON that can be repaired with one reading. */
