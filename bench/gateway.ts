@@ -45,7 +45,11 @@ const ROUTES: readonly Route[] = ALL_ROUTES.filter((route) => CHOSEN === undefin
 /** `BENCH_GATEWAY_PROFILE=<folder>` runs the `--url` gateway under `--cpu-prof`, its profile written there when it stops. */
 const PROFILE = process.env['BENCH_GATEWAY_PROFILE'];
 const SUPERGATEWAY = join(ROOT, 'node_modules', 'supergateway', 'dist', 'index.js');
-const agent = new Agent({ keepAlive: true, maxSockets: 4 * SESSIONS });
+// An idle socket is closed by this client after 30 s, before any server here closes it (the
+// gateway, the upstream and the pass-through keep one 60 s): Node's agent does not read a server's
+// `Keep-Alive: timeout`, and on a loaded machine a route can idle for a minute between its blocks,
+// so a reuse would meet the server's close (ECONNRESET).
+const agent = new Agent({ keepAlive: true, maxSockets: 4 * SESSIONS, timeout: 30_000 });
 
 /** One route's figures in one round: latency, throughput, and CPU time per call of its own process, the upstream and the client. */
 interface Figures {
