@@ -16,6 +16,7 @@ export default defineConfig({
       'test/proxy-inprocess.test.ts',
       'test/proxy-upstreams.test.ts',
       'test/proxy-flow.test.ts',
+      'test/wild-entrypoints-proxy.test.ts',
       'test/http-upstream.test.ts',
       'test/http-target.test.ts',
       'test/adapters-call.test.ts',

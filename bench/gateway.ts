@@ -5,13 +5,20 @@
  * 50 sessions each making one call at a time. The three routes run side by side, as long-lived
  * processes, and take turns block by block within every round, so a slow phase of the machine
  * falls on all of them; figures are medians over the rounds, ratios are taken within a round.
- * Every answer is checked against its call (id and content). The gateway's peak resident size
- * per session is measured over the run. Two stdio routes run in the same rounds: the gateway
+ * Every answer is checked against its call (id and content). The CPU time each route's own
+ * process, the upstream and this client spend per call is read from `/proc` around every block,
+ * so the cost of a hop is given in CPU as well as in latency. The `--url` gateway's resident size
+ * per session is its marginal cost: its sessions are opened ten at a time, each step followed by a
+ * block of calls of all the sessions open, and the slope of resident size over sessions (10 to 50,
+ * least squares) is the figure; the peak growth over the whole run ÷ sessions is printed beside
+ * it (it holds the heap the load grows, not only what a session keeps). `BENCH_GATEWAY_ROUNDS`,
+ * `BENCH_GATEWAY_ROUTES` (the stdio routes to run besides direct, bare and gateway) and
+ * `BENCH_GATEWAY_PROFILE=<folder>` (the gateway under `--cpu-prof`) adjust a run. Two stdio routes run in the same rounds: the gateway
  * with `-- command` and supergateway (`--stdio … --outputTransport streamableHttp --stateful`, the
  * pass-through that hosts a stdio server over HTTP and repairs nothing), each starting one
  * process of the same stdio server per session. Needs the built CLI (`npm run build`).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -31,9 +38,23 @@ const ARGS = `{"text":"${'a'.repeat(1000)}","count":5.0}`;
 const ANSWER = `{"text":"${'a'.repeat(1000)}","count":5}`;
 
 type Route = 'direct' | 'bare' | 'gateway' | 'gateway stdio' | 'supergateway';
-const ROUTES: readonly Route[] = ['direct', 'bare', 'gateway', 'gateway stdio', 'supergateway'];
+const ALL_ROUTES: readonly Route[] = ['direct', 'bare', 'gateway', 'gateway stdio', 'supergateway'];
+/** `BENCH_GATEWAY_ROUTES=direct,bare,gateway` runs only those (direct, bare and gateway always run). */
+const CHOSEN = process.env['BENCH_GATEWAY_ROUTES']?.split(',');
+const ROUTES: readonly Route[] = ALL_ROUTES.filter((route) => CHOSEN === undefined || ['direct', 'bare', 'gateway'].includes(route) || CHOSEN.includes(route));
+/** `BENCH_GATEWAY_PROFILE=<folder>` runs the `--url` gateway under `--cpu-prof`, its profile written there when it stops. */
+const PROFILE = process.env['BENCH_GATEWAY_PROFILE'];
 const SUPERGATEWAY = join(ROOT, 'node_modules', 'supergateway', 'dist', 'index.js');
 const agent = new Agent({ keepAlive: true, maxSockets: 4 * SESSIONS });
+
+/** One route's figures in one round: latency, throughput, and CPU time per call of its own process, the upstream and the client. */
+interface Figures {
+  readonly p50: number;
+  readonly throughput: number;
+  readonly hopCpu: number;
+  readonly upstreamCpu: number;
+  readonly clientCpu: number;
+}
 
 interface Answer {
   readonly status: number;
@@ -92,11 +113,12 @@ function started(command: string[]): Promise<{ url: string; child: ChildProcess 
   });
 }
 
-/** Opens `SESSIONS` sessions through `url`. */
-async function openSessions(url: string): Promise<string[]> {
+let opened = 0;
+/** Opens `count` sessions through `url`. */
+async function openSessions(url: string, count: number): Promise<string[]> {
   const sessions: string[] = [];
-  for (let i = 0; i < SESSIONS; i++) {
-    const init = await post(url, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench-${i}","version":"0"}}}`);
+  for (let i = 0; i < count; i++) {
+    const init = await post(url, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench-${opened++}","version":"0"}}}`);
     if (init.session === undefined) throw new Error(`initialize through ${url}: HTTP ${init.status} ${init.body}`);
     await post(url, '{"jsonrpc":"2.0","method":"notifications/initialized"}', init.session);
     sessions.push(init.session);
@@ -124,65 +146,146 @@ async function block(url: string, sessions: readonly string[], calls: number): P
   return { latencies, seconds: Number(process.hrtime.bigint() - began) / 1e9 };
 }
 
+/** The resident size of a process now, in bytes, and its high-water mark. */
 function residentSize(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+/** The CPU time a process has used so far (user and system), in ms. */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // After the command's name (in parentheses, which may hold spaces): state, then fields 4…; utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+}
+
+/** The slope of the least-squares line through `points`. */
+function slope(points: readonly (readonly [x: number, y: number])[]): number {
+  const mean = (values: number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
+  const mx = mean(points.map(([x]) => x));
+  const my = mean(points.map(([, y]) => y));
+  const num = points.reduce((sum, [x, y]) => sum + (x - mx) * (y - my), 0);
+  const den = points.reduce((sum, [x]) => sum + (x - mx) ** 2, 0);
+  return num / den;
+}
+
 const fixed = (value: number, digits = 2): string => value.toFixed(digits);
 const rotated = (turn: number): Route[] => ROUTES.map((_, i) => ROUTES[(i + turn) % ROUTES.length]!);
+
+/** The session counts the gateway's resident size is read at, each after a block of calls of all the sessions open. */
+const RSS_STEPS = [10, 20, 30, 40, 50] as const;
+
+/**
+ * Opens the gateway's sessions in steps of ten, each step followed by a block of calls of every
+ * session open (warm-up first, at the first step), reading the gateway's resident size after each:
+ * a session's marginal cost is the slope of resident size over sessions (least squares, 10 to 50).
+ */
+async function openMeasured(url: string, pid: number): Promise<{ sessions: string[]; points: [number, number][] }> {
+  const sessions: string[] = [];
+  const points: [number, number][] = [];
+  for (const step of RSS_STEPS) {
+    sessions.push(...(await openSessions(url, step - sessions.length)));
+    if (points.length === 0) for (let i = 0; i < 5; i++) await block(url, sessions, WARM_UP);
+    await block(url, sessions, WARM_UP);
+    points.push([step, residentSize(pid).rss]);
+  }
+  return { sessions, points };
+}
 
 async function main(): Promise<void> {
   if (!existsSync(CLI)) throw new Error('bench gateway: build the CLI first (npm run build)');
   console.log(`schema-coerce gateway bench (gateway --lenient --url): ${SESSIONS} sessions, each making one call at a time; ${ROUNDS} rounds of ${SESSIONS} × ${CALLS} calls per route, the routes taking turns block by block, after ${SESSIONS} × ${WARM_UP} warm-up calls each; 1 KB arguments with one 5.0 to repair`);
   const upstream = await started([process.execPath, SERVERS, 'upstream', '0']);
   const bare = await started([process.execPath, SERVERS, 'bare', '0', upstream.url]);
-  const gateway = await started([process.execPath, CLI, 'gateway', '--listen', '127.0.0.1:0', '--lenient', '--max-sessions', String(2 * SESSIONS), '--url', upstream.url]);
+  const gateway = await started([process.execPath, ...(PROFILE === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', PROFILE]), CLI, 'gateway', '--listen', '127.0.0.1:0', '--lenient', '--max-sessions', String(2 * SESSIONS), '--url', upstream.url]);
   const stdioServer = [process.execPath, SERVERS, 'stdio'];
-  const gatewayStdio = await started([process.execPath, CLI, 'gateway', '--listen', '127.0.0.1:0', '--lenient', '--max-sessions', String(2 * SESSIONS), '--', ...stdioServer]);
-  const supergateway = await started([process.execPath, SUPERGATEWAY, '--stdio', stdioServer.map((word) => JSON.stringify(word)).join(' '), '--outputTransport', 'streamableHttp', '--stateful', '--port', String(await freePort()), '--logLevel', 'info']);
-  const urls: Record<Route, string> = { direct: upstream.url, bare: bare.url, gateway: gateway.url, 'gateway stdio': gatewayStdio.url, supergateway: supergateway.url };
+  const gatewayStdio = ROUTES.includes('gateway stdio') ? await started([process.execPath, CLI, 'gateway', '--listen', '127.0.0.1:0', '--lenient', '--max-sessions', String(2 * SESSIONS), '--', ...stdioServer]) : undefined;
+  const supergateway = ROUTES.includes('supergateway') ? await started([process.execPath, SUPERGATEWAY, '--stdio', stdioServer.map((word) => JSON.stringify(word)).join(' '), '--outputTransport', 'streamableHttp', '--stateful', '--port', String(await freePort()), '--logLevel', 'info']) : undefined;
+  const servers: Record<Route, { url: string; child: ChildProcess } | undefined> = { direct: upstream, bare, gateway, 'gateway stdio': gatewayStdio, supergateway };
+  const url = (route: Route): string => servers[route]!.url;
   const before = residentSize(gateway.child.pid!).rss;
   const sessions = {} as Record<Route, string[]>;
-  for (const route of ROUTES) sessions[route] = await openSessions(urls[route]);
-  for (const route of ROUTES) await block(urls[route], sessions[route], WARM_UP);
-  const rounds: Record<Route, { p50: number; throughput: number }>[] = [];
+  const measured = await openMeasured(url('gateway'), gateway.child.pid!);
+  sessions.gateway = measured.sessions;
+  for (const route of ROUTES) if (route !== 'gateway') sessions[route] = await openSessions(url(route), SESSIONS);
+  for (const route of ROUTES) await block(url(route), sessions[route], WARM_UP);
+  const rounds: Record<Route, Figures>[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const figures = {} as Record<Route, { p50: number; throughput: number }>;
+    const figures = {} as Record<Route, Figures>;
     for (const route of rotated(round)) {
-      const { latencies, seconds } = await block(urls[route], sessions[route], CALLS);
-      figures[route] = { p50: median(latencies), throughput: latencies.length / seconds };
+      // The CPU time the route's own process (none for direct), the upstream and this client spent on the block.
+      const own = route === 'direct' ? undefined : servers[route]!.child.pid!;
+      const cpu0 = [own === undefined ? 0 : cpuMs(own), cpuMs(upstream.child.pid!), process.cpuUsage()] as const;
+      const { latencies, seconds } = await block(url(route), sessions[route], CALLS);
+      const client = process.cpuUsage(cpu0[2]);
+      const calls = latencies.length;
+      figures[route] = {
+        p50: median(latencies),
+        throughput: calls / seconds,
+        hopCpu: own === undefined ? 0 : (cpuMs(own) - cpu0[0]) / calls,
+        upstreamCpu: (cpuMs(upstream.child.pid!) - cpu0[1]) / calls,
+        clientCpu: (client.user + client.system) / 1000 / calls,
+      };
     }
     rounds.push(figures);
   }
   const peak = residentSize(gateway.child.pid!).peak;
-  for (const child of [gateway.child, gatewayStdio.child, supergateway.child, bare.child, upstream.child]) child.kill('SIGTERM');
+  for (const child of [gateway.child, gatewayStdio?.child, supergateway?.child, bare.child, upstream.child]) child?.kill('SIGTERM');
   agent.destroy();
 
-  const med = (route: Route, key: 'p50' | 'throughput'): number => median(rounds.map((figures) => figures[route][key]));
+  const med = (route: Route, key: keyof Figures): number => median(rounds.map((figures) => figures[route][key]));
   const ratios = (route: Route, over: Route, key: 'p50' | 'throughput'): number[] => rounds.map((figures) => figures[route][key] / figures[over][key]);
   const ratio = (route: Route, over: Route, key: 'p50' | 'throughput'): number => median(ratios(route, over, key));
   const spread = (route: Route, over: Route, key: 'p50' | 'throughput'): string => {
     const values = ratios(route, over, key);
     return `${fixed(Math.min(...values))}–${fixed(Math.max(...values))}`;
   };
-  console.table(ROUTES.map((route) => ({ route, 'p50 ms': fixed(med(route, 'p50'), 3), [`calls/s (${SESSIONS} sessions)`]: fixed(med(route, 'throughput'), 0) })));
+  const shown = (route: Route, over: Route, key: 'p50' | 'throughput'): string => `${fixed(ratio(route, over, key))}× (${spread(route, over, key)})`;
+  console.table(
+    ROUTES.map((route) => ({
+      route,
+      'p50 ms': fixed(med(route, 'p50'), 3),
+      [`calls/s (${SESSIONS} sessions)`]: fixed(med(route, 'throughput'), 0),
+      'CPU ms/call: its process': route === 'direct' ? '' : fixed(med(route, 'hopCpu'), 3),
+      'upstream': fixed(med(route, 'upstreamCpu'), 3),
+      'client': fixed(med(route, 'clientCpu'), 3),
+    })),
+  );
   for (const key of ['p50', 'throughput'] as const) console.log(`per-round ratios gateway ÷ direct, ${key}: ${ratios('gateway', 'direct', key).map((value) => fixed(value)).join(' ')}`);
-  const perSession = (peak - before) / SESSIONS;
+  const marginal = slope(measured.points);
+  console.log(`gateway resident size at ${measured.points.map(([count, rss]) => `${count} sessions ${fixed(rss / 2 ** 20, 1)} MB`).join(', ')}`);
+  const stdio = ROUTES.includes('gateway stdio');
   const targets = [
-    { target: `p50 ≤ 1.25× the bare upstream, ${SESSIONS} sessions`, measured: `${fixed(ratio('gateway', 'direct', 'p50'))}× (${spread('gateway', 'direct', 'p50')})`, result: ratio('gateway', 'direct', 'p50') <= 1.25 ? 'pass' : 'FAIL' },
-    { target: `throughput ≥ 0.8× the bare upstream, ${SESSIONS} sessions`, measured: `${fixed(ratio('gateway', 'direct', 'throughput'))}× (${spread('gateway', 'direct', 'throughput')})`, result: ratio('gateway', 'direct', 'throughput') >= 0.8 ? 'pass' : 'FAIL' },
-    { target: 'p50, gateway ÷ bare Node pass-through', measured: `${fixed(ratio('gateway', 'bare', 'p50'))}× (${spread('gateway', 'bare', 'p50')})`, result: 'info' },
-    { target: 'throughput, gateway ÷ bare Node pass-through', measured: `${fixed(ratio('gateway', 'bare', 'throughput'))}× (${spread('gateway', 'bare', 'throughput')})`, result: 'info' },
-    { target: 'p50, bare pass-through ÷ direct (the cost of any extra hop)', measured: `${fixed(ratio('bare', 'direct', 'p50'))}×`, result: 'info' },
-    { target: 'p50, supergateway (stdio server, repairs nothing) ÷ the bare upstream', measured: `${fixed(ratio('supergateway', 'direct', 'p50'))}× (${spread('supergateway', 'direct', 'p50')})`, result: 'info' },
-    { target: 'throughput, supergateway ÷ the bare upstream', measured: `${fixed(ratio('supergateway', 'direct', 'throughput'))}× (${spread('supergateway', 'direct', 'throughput')})`, result: 'info' },
-    { target: 'p50, gateway -- stdio server ÷ the bare upstream', measured: `${fixed(ratio('gateway stdio', 'direct', 'p50'))}× (${spread('gateway stdio', 'direct', 'p50')})`, result: 'info' },
-    { target: 'throughput, gateway -- stdio server ÷ the bare upstream', measured: `${fixed(ratio('gateway stdio', 'direct', 'throughput'))}× (${spread('gateway stdio', 'direct', 'throughput')})`, result: 'info' },
-    { target: 'p50, gateway -- stdio server ÷ supergateway (same stdio server)', measured: `${fixed(ratio('gateway stdio', 'supergateway', 'p50'))}× (${spread('gateway stdio', 'supergateway', 'p50')})`, result: 'info' },
-    { target: 'throughput, gateway -- stdio server ÷ supergateway', measured: `${fixed(ratio('gateway stdio', 'supergateway', 'throughput'))}× (${spread('gateway stdio', 'supergateway', 'throughput')})`, result: 'info' },
-    { target: 'peak RSS growth of the gateway per session', measured: `${fixed(perSession / 1024, 1)} KB (${fixed((peak - before) / 2 ** 20, 1)} MB over ${SESSIONS} sessions and the run)`, result: 'info' },
+    { target: `p50 ≤ 1.25× the bare upstream, ${SESSIONS} sessions`, measured: shown('gateway', 'direct', 'p50'), result: ratio('gateway', 'direct', 'p50') <= 1.25 ? 'pass' : 'FAIL' },
+    { target: `throughput ≥ 0.8× the bare upstream, ${SESSIONS} sessions`, measured: shown('gateway', 'direct', 'throughput'), result: ratio('gateway', 'direct', 'throughput') >= 0.8 ? 'pass' : 'FAIL' },
+    { target: 'p50, gateway ÷ bare Node pass-through', measured: shown('gateway', 'bare', 'p50'), result: 'info' },
+    { target: 'throughput, gateway ÷ bare Node pass-through', measured: shown('gateway', 'bare', 'throughput'), result: 'info' },
+    { target: 'p50, bare pass-through ÷ direct (the cost of any extra hop)', measured: shown('bare', 'direct', 'p50'), result: 'info' },
+    { target: 'throughput, bare pass-through ÷ direct', measured: shown('bare', 'direct', 'throughput'), result: 'info' },
+    { target: 'CPU per call, gateway process ÷ bare pass-through process', measured: `${fixed(med('gateway', 'hopCpu') / med('bare', 'hopCpu'))}× (${fixed(med('gateway', 'hopCpu'), 3)} ms ÷ ${fixed(med('bare', 'hopCpu'), 3)} ms)`, result: 'info' },
+    ...(ROUTES.includes('supergateway')
+      ? [
+          { target: 'p50, supergateway (stdio server, repairs nothing) ÷ the bare upstream', measured: shown('supergateway', 'direct', 'p50'), result: 'info' },
+          { target: 'throughput, supergateway ÷ the bare upstream', measured: shown('supergateway', 'direct', 'throughput'), result: 'info' },
+        ]
+      : []),
+    ...(stdio
+      ? [
+          { target: 'p50, gateway -- stdio server ÷ the bare upstream', measured: shown('gateway stdio', 'direct', 'p50'), result: 'info' },
+          { target: 'throughput, gateway -- stdio server ÷ the bare upstream', measured: shown('gateway stdio', 'direct', 'throughput'), result: 'info' },
+        ]
+      : []),
+    ...(stdio && ROUTES.includes('supergateway')
+      ? [
+          { target: 'p50, gateway -- stdio server ÷ supergateway (same stdio server)', measured: shown('gateway stdio', 'supergateway', 'p50'), result: 'info' },
+          { target: 'throughput, gateway -- stdio server ÷ supergateway', measured: shown('gateway stdio', 'supergateway', 'throughput'), result: 'info' },
+        ]
+      : []),
+    { target: `resident size per session of the --url gateway (marginal: slope over ${RSS_STEPS[0]}–${RSS_STEPS.at(-1)} sessions)`, measured: `${fixed(marginal / 1024, 1)} KB`, result: 'info' },
+    { target: 'peak resident size growth over the run ÷ sessions (the load\'s heap included)', measured: `${fixed((peak - before) / SESSIONS / 1024, 1)} KB (${fixed((peak - before) / 2 ** 20, 1)} MB)`, result: 'info' },
   ];
   console.log('\ntargets');
   console.table(targets);

@@ -9,7 +9,7 @@
  * pipe and the proxy carries one large argument in a fresh process, for its peak memory. Needs the
  * built CLI (`npm run build`). Prints a table and checks the targets.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { median } from './stats.js';
@@ -17,6 +17,7 @@ import { median } from './stats.js';
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
 const SERVERS = join(import.meta.dirname, 'proxy-servers.mjs');
+const EDIT_MEMORY = join(ROOT, 'scripts', 'proxy-edit-memory.mjs');
 const BARE = join(import.meta.dirname, 'proxy-bare.mjs');
 const ROUNDS = Number(process.env['BENCH_PROXY_ROUNDS'] ?? 15);
 /** The proxy's options: `--lenient` unless `BENCH_PROXY_OPTIONS` says otherwise (e.g. empty, for integer repair only). */
@@ -220,6 +221,23 @@ async function largeArgumentGrowth(route: Route, server: string): Promise<{ grow
   return { growth, message: params.length + 60 };
 }
 
+/**
+ * The proxy's peak memory for a call whose edits are many or whose arguments are not ASCII, as a
+ * multiple of the call (`scripts/proxy-edit-memory.mjs`): once 63 MB (21×) and 7.4× before the
+ * edits stopped costing an object each and a long line stopped being copied.
+ */
+const EDIT_MEMORY_TARGETS: readonly [kind: string, call: string, most: number][] = [
+  ['ascii', 'a 3 MB call of 231,000 respellings', 10],
+  ['nonascii', 'a 2.4 MB non-ASCII call, one respelling', 7],
+];
+
+/** The peak resident growth of a fresh proxy carrying the call of `kind`, as a multiple of the call. */
+function editMemory(kind: string): number {
+  const run = spawnSync(process.execPath, [EDIT_MEMORY, kind, CLI, '--json'], { encoding: 'utf8' });
+  const { callBytes, peakGrowthBytes } = JSON.parse(run.stdout) as { callBytes: number; peakGrowthBytes: number };
+  return peakGrowthBytes / callBytes;
+}
+
 /** Makes `count` calls keeping `IN_FLIGHT` outstanding. */
 async function pipeline(peer: Peer, count: number): Promise<void> {
   const base = peer.sent;
@@ -274,6 +292,10 @@ async function main(): Promise<void> {
       },
       { target: `${server}: RSS growth beyond the bare pipe's over the run (1 MB messages)`, measured: `${fixed(extra, 1)} MB`, result: 'info' },
     );
+  }
+  for (const [kind, call, most] of EDIT_MEMORY_TARGETS) {
+    const multiple = editMemory(kind);
+    targets.push({ target: `${call}: peak RSS growth ≤ ${most}× the call`, measured: `${fixed(multiple, 1)}×`, result: multiple <= most ? 'pass' : 'FAIL' });
   }
   console.log('\ntargets');
   console.table(targets);

@@ -1,9 +1,10 @@
 // The proxy's peak memory for a call with many respellings: node scripts/proxy-edit-memory.mjs
-// [ascii|nonascii] [path to cli.js, default dist/cli.js] (build first). Runs the built proxy in
-// front of this script as a server (with --server), sends one small call (so the tool's schema is
-// known), then one 3 MB call of 231,000 whole floats at integer positions (ascii) or a 2.4 MB
-// non-ASCII string with one respelling (nonascii), and prints the proxy's peak resident growth
-// (VmHWM after, less VmRSS before; Linux only) against the call's size.
+// [ascii|nonascii] [path to cli.js, default dist/cli.js] [--json] (build first). Runs the built
+// proxy in front of this script as a server (with --server), sends one small call (so the tool's
+// schema is known), then one 3 MB call of 231,000 whole floats at integer positions (ascii) or a
+// 2.4 MB non-ASCII string with one respelling (nonascii), and prints the proxy's peak resident
+// growth (VmHWM after, less VmRSS before; Linux only) against the call's size; with --json, as
+// `{ callBytes, peakGrowthBytes }` (`npm run bench -- proxy` checks it against its targets).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -26,8 +27,8 @@ if (process.argv[2] === '--server') {
     }
   });
 } else {
-  const kind = process.argv[2] ?? 'ascii';
-  const bin = process.argv[3] ?? 'dist/cli.js';
+  const json = process.argv.includes('--json');
+  const [kind = 'ascii', bin = 'dist/cli.js'] = process.argv.slice(2).filter((arg) => arg !== '--json');
   const memory = (pid) => {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)[1]) * 1024;
@@ -55,6 +56,7 @@ if (process.argv[2] === '--server') {
   child.stdin.write(message);
   await next();
   const growth = memory(child.pid).peak - before.rss;
-  process.stdout.write(`${kind}: a ${(bytes / 1e6).toFixed(2)} MB call; the proxy's peak grew by ${(growth / 1e6).toFixed(1)} MB, ${(growth / bytes).toFixed(1)}x the call\n`);
+  if (json) process.stdout.write(JSON.stringify({ callBytes: bytes, peakGrowthBytes: growth }) + '\n');
+  else process.stdout.write(`${kind}: a ${(bytes / 1e6).toFixed(2)} MB call; the proxy's peak grew by ${(growth / 1e6).toFixed(1)} MB, ${(growth / bytes).toFixed(1)}x the call\n`);
   child.stdin.end();
 }

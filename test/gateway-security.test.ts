@@ -124,6 +124,25 @@ describe('gateway: limits', () => {
     expect(body.ms).toBeLessThan(5_000);
   }, 30_000);
 
+  test('an idle connection is kept for its next request for the keep-alive time, then closed; a call on it in between is served', async () => {
+    const started = await gateway({ jsonResponse: true }, { keepAliveMs: 600 });
+    const { port } = new URL(started.url);
+    const post = `POST /mcp HTTP/1.1\r\nHost: ${hostOf(started.url)}\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${Buffer.byteLength(INITIALIZE)}\r\n\r\n${INITIALIZE}`;
+    const socket = connectSocket(Number(port), '127.0.0.1', () => socket.write(post));
+    const answers: number[] = [];
+    let begun = 0;
+    socket.on('data', (chunk: Buffer) => {
+      answers.push(...[...chunk.toString().matchAll(/^HTTP\/1\.1 (\d+)/gm)].map((found) => Number(found[1])));
+      // The second request comes 300 ms after the first answer, within the keep-alive time; the idle time counts from its answer.
+      if (answers.length === 1) setTimeout(() => socket.write(post), 300);
+      begun = Date.now();
+    });
+    const idle = await new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now() - begun)));
+    expect(answers).toEqual([200, 200]);
+    expect(idle).toBeGreaterThanOrEqual(500);
+    expect(idle).toBeLessThan(4_000);
+  }, 30_000);
+
   test('past the bound on open streams a stream is refused with 503', async () => {
     const started = await gateway({}, { maxStreams: 1 });
     const host = hostOf(started.url);

@@ -112,6 +112,19 @@ describe('the Streamable HTTP upstream: the session', () => {
     expect(server.requests.map((seen) => seen.method)).toEqual(['POST', 'GET']);
   });
 
+  test('a blank line from the client is not posted, and a last message without its newline is posted whole', async () => {
+    const server = await recording((_seen, response) => json(response, '{"jsonrpc":"2.0","id":1,"result":{}}'));
+    const { upstream, delivered, warned, send } = upstreamTo(server.url);
+    send('\n');
+    send('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    await until(() => delivered.length === 1);
+    upstream.end();
+    await upstream.done;
+    await server.close();
+    expect(server.requests.filter((seen) => seen.method === 'POST').map((seen) => seen.body)).toEqual(['{"jsonrpc":"2.0","id":1,"method":"ping"}']);
+    expect(warned).toEqual([]);
+  });
+
   test('closing waits for the answers on their way; a signal does not', async () => {
     const server = await recording((seen, response) => {
       if (seen.method !== 'POST') return void response.writeHead(405).end();
@@ -231,6 +244,24 @@ describe('the Streamable HTTP upstream: the GET stream', () => {
       expect(server.requests.map((seen) => seen.method)).toEqual(['POST', 'GET']);
       expect(delivered).toEqual(['{"jsonrpc":"2.0","id":1,"result":{}}']);
     }
+  });
+
+  test('an event without an id keeps the last one: the stream is opened again with the id of the event before it', async () => {
+    const gets: (string | undefined)[] = [];
+    const server = await recording((seen, response) => {
+      if (seen.method === 'POST') return void json(response, '{"jsonrpc":"2.0","id":1,"result":{}}');
+      if (seen.method !== 'GET' || gets.length === 2) return void response.writeHead(405).end();
+      gets.push(seen.headers['last-event-id'] as string | undefined);
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end('retry: 50\nid: e1\ndata: {"jsonrpc":"2.0","method":"notifications/a"}\n\ndata: {"jsonrpc":"2.0","method":"notifications/b"}\n\n');
+    });
+    const { upstream, send } = upstreamTo(server.url);
+    send(INITIALIZE);
+    await until(() => gets.length === 2);
+    upstream.end();
+    await upstream.done;
+    await server.close();
+    expect(gets).toEqual([undefined, 'e1']);
   });
 
   test('the id and retry of an event on a POST answer are not the GET stream\'s: it is opened again after the default delay, without Last-Event-ID', async () => {

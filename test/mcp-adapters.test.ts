@@ -66,11 +66,17 @@ async function listingServer(first: string[]) {
   return { server, clientSide, state };
 }
 
+/** A lenient wrapped client, connected over `transport`. */
+async function lenientClient(transport: InMemoryTransport): Promise<Client> {
+  const client = withArgCoercion(new Client({ name: 'c', version: '1.0.0' }), { lenient: true });
+  await client.connect(transport);
+  return client;
+}
+
 describe('withArgCoercion: what the cache knows', () => {
   test("a listing from the first page replaces what was known: a tool the server no longer lists is not repaired by its old schema", async () => {
     const { clientSide, state } = await listingServer(['gone']);
-    const client = withArgCoercion(new Client({ name: 'c', version: '1.0.0' }), { lenient: true });
-    await client.connect(clientSide);
+    const client = await lenientClient(clientSide);
     await client.listTools();
     state.now = ['kept'];
     await client.listTools();
@@ -82,8 +88,7 @@ describe('withArgCoercion: what the cache knows', () => {
 
   test("the refresh for an unknown tool replaces what was known too", async () => {
     const { clientSide, state } = await listingServer(['gone']);
-    const client = withArgCoercion(new Client({ name: 'c', version: '1.0.0' }), { lenient: true });
-    await client.connect(clientSide);
+    const client = await lenientClient(clientSide);
     await client.listTools();
     state.now = ['added'];
     expect(text(await client.callTool({ name: 'added', arguments: { n: '2' } }))).toBe('{"n":2}');
@@ -94,8 +99,7 @@ describe('withArgCoercion: what the cache knows', () => {
 
   test('a page the client asks for itself adds to the pages before it', async () => {
     const server = await pagingServer((k) => ({ tools: [{ name: `t${k}`, inputSchema: SCHEMA }], ...(k === 0 ? { nextCursor: 'next' } : {}) }));
-    const client = withArgCoercion(new Client({ name: 'c', version: '1.0.0' }), { lenient: true });
-    await client.connect(server.clientSide);
+    const client = await lenientClient(server.clientSide);
     const first = await client.listTools();
     await client.listTools({ cursor: first.nextCursor! });
     expect(text(await client.callTool({ name: 't0', arguments: { n: '1' } }))).toBe('{"n":1}');
@@ -113,8 +117,7 @@ describe('withArgCoercion: what the cache knows', () => {
       if ((message as { method?: string }).method === 'tools/list') sent.push(JSON.stringify(message));
       return send(message, options);
     };
-    const client = withArgCoercion(new Client({ name: 'c', version: '1.0.0' }), { lenient: true });
-    await client.connect(server.clientSide);
+    const client = await lenientClient(server.clientSide);
     expect(text(await client.callTool({ name: 't', arguments: { n: '3' } }))).toBe('{"n":3}');
     await client.listTools();
     const [refreshFirst, refreshNext, own] = sent.map((line) => JSON.parse(line) as Record<string, unknown>);

@@ -46,6 +46,15 @@ async function clientOf(clientSide: InMemoryTransport): Promise<Client> {
   return client;
 }
 
+/** A client connected to `server` (wrapped), whose `tools/list` is `list` and whose calls echo their arguments. */
+async function servedBy(server: Server, list: (extra: { signal: AbortSignal }) => Promise<{ tools: Tool[] }>): Promise<Client> {
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => list(extra));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: JSON.stringify(request.params.arguments) }] }));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  return clientOf(clientSide);
+}
+
 /** Raw JSON-RPC over the client's end, without an SDK client: what comes back, in order. */
 async function raw(clientSide: InMemoryTransport): Promise<{ send: (message: object) => Promise<void>; received: JSONRPCMessage[] }> {
   const received: JSONRPCMessage[] = [];
@@ -134,27 +143,19 @@ describe('withServerArgCoercion: the schemas it knows', () => {
 
   test("a tools/list handler that uses its request's signal lists for the wrapper as it does for a client", async () => {
     const server = withServerArgCoercion(new Server({ name: 'low', version: '1.0.0' }, { capabilities: { tools: {} } }));
-    server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+    const client = await servedBy(server, async (extra) => {
       if (extra.signal.aborted) throw new Error('cancelled');
       return { tools: [{ name: 't', inputSchema: INTEGER_N }] };
     });
-    server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: JSON.stringify(request.params.arguments) }] }));
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const client = await clientOf(clientSide);
     expect(text(await client.callTool({ name: 't', arguments: { n: '1' } }))).toBe('{"n":1}');
     await client.close();
   });
 
   test("a tools/list handler that cannot list: the call reaches the tool as it was sent", async () => {
     const server = withServerArgCoercion(new Server({ name: 'low', version: '1.0.0' }, { capabilities: { tools: {} } }));
-    server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const client = await servedBy(server, async () => {
       throw new Error('no listing here');
     });
-    server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: JSON.stringify(request.params.arguments) }] }));
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const client = await clientOf(clientSide);
     expect(text(await client.callTool({ name: 't', arguments: { n: '1' } }))).toBe('{"n":"1"}');
     await client.close();
   });
@@ -257,11 +258,8 @@ describe('withServerArgCoercion: what it leaves to the SDK', () => {
 
   test("a prompts/get naming a prompt that shares a tool's name: its arguments are the prompt's, left as they are", async () => {
     const server = withServerArgCoercion(new Server({ name: 'low', version: '1.0.0' }, { capabilities: { tools: {}, prompts: {} } }));
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'greet', inputSchema: INTEGER_N }] }));
     server.setRequestHandler(GetPromptRequestSchema, async (request) => ({ messages: [{ role: 'user', content: { type: 'text', text: JSON.stringify(request.params.arguments) } }] }));
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const client = await clientOf(clientSide);
+    const client = await servedBy(server, async () => ({ tools: [{ name: 'greet', inputSchema: INTEGER_N }] }));
     const prompt = await client.getPrompt({ name: 'greet', arguments: { n: '2' } });
     expect(prompt.messages[0]!.content).toEqual({ type: 'text', text: '{"n":"2"}' });
     await client.close();
@@ -282,11 +280,7 @@ describe('withServerArgCoercion: what it leaves to the SDK', () => {
 describe('withServerArgCoercion: wrapped twice', () => {
   test('a server wrapped twice (by a library and by the app) connects, and each call is repaired', async () => {
     const server = withServerArgCoercion(withServerArgCoercion(new Server({ name: 'low', version: '1.0.0' }, { capabilities: { tools: {} } })));
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 't', inputSchema: INTEGER_N }] }));
-    server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: JSON.stringify(request.params.arguments) }] }));
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const client = await clientOf(clientSide);
+    const client = await servedBy(server, async () => ({ tools: [{ name: 't', inputSchema: INTEGER_N }] }));
     expect(text(await client.callTool({ name: 't', arguments: { n: '1' } }))).toBe('{"n":1}');
     await client.close();
   });

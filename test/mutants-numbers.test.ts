@@ -117,6 +117,20 @@ describe('wholeDecimalDot, the N.0 fast path of restoreInteger', () => {
   ])('%j: %d', (text, dot) => {
     expect(wholeDecimalDot(text)).toBe(dot);
   });
+
+  test('a token read in place, inside a longer text: the dot\'s index in that text', () => {
+    expect(wholeDecimalDot('[5.0,12]', 1, 4)).toBe(2);
+    expect(wholeDecimalDot('{"a":-42.00}', 5, 11)).toBe(8);
+    expect(wholeDecimalDot('[10.0]', 1, 5)).toBe(3);
+    // The sign and the leading zero are the token's own: `-0.0` and `00.0` keep being refused.
+    expect(wholeDecimalDot('[-0.0]', 1, 5)).toBe(-1);
+    expect(wholeDecimalDot('[00.0]', 1, 5)).toBe(-1);
+    expect(wholeDecimalDot('[0.0]', 1, 4)).toBe(2);
+    // Only the token counts: digits after its end, or a fraction cut short by it, are not its.
+    expect(wholeDecimalDot('01.0', 0, 1)).toBe(-1);
+    expect(wholeDecimalDot('5.05', 0, 3)).toBe(1);
+    expect(wholeDecimalDot('5.0', 0, 2)).toBe(-1);
+  });
 });
 
 describe('an exponent written with leading zeros', () => {

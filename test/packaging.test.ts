@@ -21,10 +21,12 @@ import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
  * 17,816 B, and with the review's fixes (optional nulls the schema keeps, prefix pointers, markup
  * named mid-text, either stray bracket) 21,689 and 18,315 B. `\N{…}` stays refused rather than
  * ship Python's name table. The bounded refusal previews (`previewArgs`) and the reader's
- * single-quote loop took `coerceArgsJson` alone to 18,425 B: its budget went to 18.5 KB.
+ * single-quote loop took `coerceArgsJson` alone to 18,425 B: its budget went to 18.5 KB. Naming
+ * three more engines' markup (gpt-oss Harmony, DeepSeek's DSML, MiniMax) took them to 21,858 and
+ * 18,503 B: 21.9 and 18.6 KB.
  */
-const CORE_BUDGET = 21_800;
-const TEXT_PATH_BUDGET = 18_500;
+const CORE_BUDGET = 21_900;
+const TEXT_PATH_BUDGET = 18_600;
 /**
  * Bytes of every CommonJS file of dist/, unminified: 154 KB when the core was first shared (182 KB
  * after the second wave of syntax repairs), 750 KB when each entry carried a copy of it.

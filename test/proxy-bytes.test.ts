@@ -10,6 +10,7 @@ import { restoreInteger } from '../src/json/numbers.js';
 import { bytesOf, type Piece } from '../src/adapters/proxy/outlet.js';
 import { ProxySession, type ProxyOptions } from '../src/adapters/proxy/session.js';
 import { byteEdits } from '../src/adapters/proxy/splice.js';
+import { editsOf, listOf } from './_helpers/text-edits.js';
 
 const SCHEMA = { type: 'object', properties: { n: { type: 'integer' }, xs: { type: 'array', items: { type: 'integer' } }, s: { type: 'string' } } };
 
@@ -27,11 +28,11 @@ function knowing(options: ProxyOptions = {}) {
   toServer.length = 0;
   toClient.length = 0;
   const line = (args: string, id = 1): Buffer => Buffer.from(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"t","arguments":${args}}}`, 'latin1');
-  /** Sends the call, as bytes or as the latin1 text a long line is read as; what reached the server, as latin1. */
-  const send = (args: string, asText = false): string | undefined => {
+  /** Sends the call, as bytes alone or with the latin1 image the framing gives a line whole in a chunk; what reached the server, as latin1. */
+  const send = (args: string, withImage = false): string | undefined => {
     const before = toServer.length;
     const bytes = line(args);
-    session.fromClient(asText ? bytes.toString('latin1') : bytes, true);
+    session.fromClient(bytes, true, withImage ? bytes.toString('latin1') : undefined);
     return toServer.length === before ? undefined : toServer.at(-1)!.toString('latin1');
   };
   return { send, line, toClient };
@@ -47,9 +48,9 @@ describe('arguments that are not ASCII', () => {
     ['four-byte characters on both sides of the edits', '{"s":"\xf0\x9f\x98\x80","xs":[1.0,\xf0\x9f\x98\x80]}', undefined],
     ['several edits between non-ASCII strings', '{"s":"\xc3\xa9","xs":[1.0,2e0,"\xff",3.0]}', '{"s":"\xc3\xa9","xs":[1,2,"\xff",3]}'],
   ])('%s: only the number tokens change', (_name, args, repaired) => {
-    for (const asText of [false, true]) {
+    for (const withImage of [false, true]) {
       const { send } = knowing();
-      const sent = send(args, asText);
+      const sent = send(args, withImage);
       if (repaired === undefined) {
         // Not JSON (a four-byte character where a value must be; `"\xff"` is not an integer): the line goes on as it came.
         expect(sent).toBe(expected(args));
@@ -63,13 +64,13 @@ describe('arguments that are not ASCII', () => {
     const image = Buffer.from('{"é":1.0,"\xc3":2.0}', 'latin1').toString('latin1');
     const text = Buffer.from(image, 'latin1').toString('utf8');
     const edits = [text.indexOf('1.0'), text.indexOf('2.0')].map((start) => ({ start, end: start + 3, text: 'N' }));
-    expect(byteEdits(text, image, edits)).toEqual([image.indexOf('1.0'), image.indexOf('2.0')].map((start) => ({ start, end: start + 3, text: 'N' })));
-    expect(byteEdits(text, image, [{ start: 0, end: text.length, text: 'x' }])).toEqual([{ start: 0, end: image.length, text: 'x' }]);
-    expect(byteEdits(text, image, [{ start: 2, end: 3, text: 'x' }])).toBeUndefined();
-    expect(byteEdits(text, image, [{ start: 1, end: 2, text: 'x' }])).toBeUndefined();
-    expect(byteEdits(text, image, [])).toEqual([]);
+    expect(listOf(byteEdits(text, image, editsOf(edits)))).toEqual([image.indexOf('1.0'), image.indexOf('2.0')].map((start) => ({ start, end: start + 3, text: 'N' })));
+    expect(listOf(byteEdits(text, image, editsOf([{ start: 0, end: text.length, text: 'x' }])))).toEqual([{ start: 0, end: image.length, text: 'x' }]);
+    expect(listOf(byteEdits(text, image, editsOf([{ start: 2, end: 3, text: 'x' }])))).toBeUndefined();
+    expect(listOf(byteEdits(text, image, editsOf([{ start: 1, end: 2, text: 'x' }])))).toBeUndefined();
+    expect(listOf(byteEdits(text, image, editsOf([])))).toEqual([]);
     // Right after a character past ASCII (never a JSON token's edge, but the mapping holds there too).
-    expect(byteEdits('é1,', '\xc3\xa91,', [{ start: 1, end: 2, text: 'x' }])).toEqual([{ start: 2, end: 3, text: 'x' }]);
+    expect(listOf(byteEdits('é1,', '\xc3\xa91,', editsOf([{ start: 1, end: 2, text: 'x' }])))).toEqual([{ start: 2, end: 3, text: 'x' }]);
   });
 });
 

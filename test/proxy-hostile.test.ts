@@ -123,7 +123,7 @@ describe('a batch (a line that is a JSON array)', () => {
     ['white space around the batch and its members', ' \t[ ' + call(5) + ' ,\r' + call(6, '{"n":1}') + ' ] ', [5, 6]],
     ['a member repeating a key, whatever its method', '[{"jsonrpc":"2.0","id":7,"method":"tools/call","method":"ping"}]', [7]],
     ['a member with two ids: answered with null', '[{"jsonrpc":"2.0","id":8,"id":9,"method":"tools/call"}]', [null]],
-    ['members that are not objects: answered with null', `[1,"x",[],${call(10)}]`, [null, null, null, 10]],
+    ['members that are not objects: answered with null', `[1,"x",[],true,null,${call(10)}]`, [null, null, null, null, null, 10]],
   ])('%s: each request is answered with -32600, nothing is forwarded', (_name, line, ids) => {
     const { send, toServer, toClient, reports } = knowing();
     send(line);

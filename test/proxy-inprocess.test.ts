@@ -148,7 +148,10 @@ describe('the Streamable HTTP upstream', () => {
 });
 
 describe('a call longer than a pipe\'s 64 KB, not ASCII, in chunks', () => {
-  test('only its integer literals change, whatever the chunks', async () => {
+  test.each([
+    ['with its newline', '\n'],
+    ['as the last line, without a newline: none is added', ''],
+  ])('only its integer literals change, whatever the chunks, %s', async (_name, newline) => {
     const received: Buffer[] = [];
     let finish!: (status: number) => void;
     const connect: Connect = (side) => ({
@@ -166,7 +169,7 @@ describe('a call longer than a pipe\'s 64 KB, not ASCII, in chunks', () => {
       done: new Promise((resolve) => (finish = resolve)),
     });
     const text = 'é日本😀\u00e9'.repeat(8_000);
-    const call = Buffer.from(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"s":"${text}","n":3.0,"t":"${text}"}}}\n`);
+    const call = Buffer.from(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"s":"${text}","n":3.0,"t":"${text}"}}}${newline}`);
     // Chunks that cut characters in the middle.
     const chunks: Buffer[] = [];
     for (let at = 0; at < call.length; at += 9_999) chunks.push(call.subarray(at, at + 9_999));

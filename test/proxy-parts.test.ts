@@ -12,12 +12,12 @@ import { join } from 'node:path';
 import { heapGrowth } from './_helpers/heap.js';
 import { ProxySession } from '../src/adapters/proxy/session.js';
 import { SplicedLine } from '../src/adapters/proxy/splice.js';
-import type { TextEdit } from '../src/repair/text-path.js';
+import { editsOf, type Edit } from './_helpers/text-edits.js';
 
 type Event = ['line', string, boolean] | ['through', string];
 
-/** A line's latin1 image, whichever way it was handed over. */
-const image = (line: Line): string => (typeof line === 'string' ? line : line.toString('latin1'));
+/** A line's latin1 image. */
+const image = (line: Line): string => line.toString('latin1');
 
 function frame(chunks: readonly string[], options: { passes?: boolean; streams?: boolean; limit?: number } = {}): Event[] {
   const events: Event[] = [];
@@ -66,15 +66,51 @@ describe('LineReader', () => {
     ]);
   });
 
-  test('lines within the limit are slices of their chunk; past it, a line read whole is its latin1 text', () => {
+  test('lines within the limit are slices of their chunk; past it, a line read whole is a copy of its bytes, in a buffer of its own', () => {
     const lines: Line[] = [];
     const chunk = Buffer.from('ab\ncd');
     const reader = new LineReader({ line: (line) => lines.push(line), through: () => undefined, passes: () => false, streams: () => false }, 3);
     reader.push(chunk);
     reader.push(Buffer.from('ef'));
     reader.push(Buffer.from([0xff, 0x0a]));
-    expect(lines).toEqual([Buffer.from('ab'), 'cdef\xff']);
-    expect((lines[0] as Buffer).buffer).toBe(chunk.buffer);
+    expect(lines).toEqual([Buffer.from('ab'), Buffer.from('cdef\xff', 'latin1')]);
+    expect(lines[0]!.buffer).toBe(chunk.buffer);
+  });
+
+  test('property: lines read whole past any limit, from chunks of any size, are the stream\'s lines byte for byte', () => {
+    const stream = fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes.map((byte) => (byte % 40 === 0 ? 0x0a : byte))));
+    fc.assert(
+      fc.property(stream, fc.array(fc.nat({ max: 40 }), { maxLength: 30 }), fc.nat({ max: 12 }), (bytes, cuts, limit) => {
+        const lines: [string, boolean][] = [];
+        const reader = new LineReader({ line: (line, terminated) => lines.push([image(line), terminated]), through: () => undefined, passes: () => false, streams: () => false }, limit);
+        let at = 0;
+        for (const cut of cuts) {
+          reader.push(bytes.subarray(at, Math.min(bytes.length, at + cut)));
+          at = Math.min(bytes.length, at + cut);
+        }
+        if (at < bytes.length) reader.push(bytes.subarray(at));
+        reader.end();
+        const parts = bytes.toString('latin1').split('\n');
+        const last = parts.pop()!;
+        const expected: [string, boolean][] = parts.map((line) => [line, true]);
+        if (last !== '') expected.push([last, false]);
+        expect(lines).toEqual(expected);
+      }),
+      { seed: 20261202, numRuns: 3_000 },
+    );
+  });
+
+  test('a long line read whole from one-byte chunks holds none of them', () => {
+    const lines: Line[] = [];
+    const reader = new LineReader({ line: (line) => lines.push(line), through: () => undefined, passes: () => false, streams: () => false }, 16);
+    const chunks = Array.from({ length: 5000 }, (_, i) => Buffer.from([0x61 + (i % 26)]));
+    for (const chunk of chunks) reader.push(chunk);
+    reader.push(Buffer.from('\n'));
+    expect(lines).toHaveLength(1);
+    expect(image(lines[0]!)).toBe(chunks.map((chunk) => chunk.toString('latin1')).join(''));
+    // The bytes were copied as they came, and joined once: the line holds a buffer of its own size.
+    expect(lines[0]!.buffer.byteLength).toBe(5000);
+    expect(chunks.some((chunk) => chunk.buffer === lines[0]!.buffer)).toBe(false);
   });
 
   test('a line past the limit is streamed through when the sink agrees, up to and with its newline', () => {
@@ -154,8 +190,7 @@ describe('LineReader', () => {
     const reader = new LineReader({ line: (line) => events.push(line), through: () => undefined, passes: () => false, streams: () => false }, 0);
     reader.push(Buffer.from([0xff, 0x0a, 0xc3]));
     reader.push(Buffer.from([0xa9, 0x0a]));
-    expect(events).toEqual([Buffer.from([0xff]), '\xc3\xa9']);
-    expect(Buffer.from(events[1] as string, 'latin1')).toEqual(Buffer.from([0xc3, 0xa9]));
+    expect(events).toEqual([Buffer.from([0xff]), Buffer.from([0xc3, 0xa9])]);
   });
 });
 
@@ -208,6 +243,14 @@ describe('readHead', () => {
     expect(readHead('{"id":9,"method":"tools/call","params":{"name":"n","arguments":[1,2', true)).toBeUndefined();
   });
 
+  test('only the envelope\'s id and params\' own keys count: numbers, literals and a later object naming name, cursor, arguments and id change nothing', () => {
+    const args = '{"n":1}';
+    const text = `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"_meta":{"progressToken":1},"name":"t","arguments":${args}},"priority":9,"flag":true,"none":null,"_meta":{"name":"u","cursor":"c","arguments":[2],"id":4}}`;
+    const expected = { method: 'tools/call', id: 3, idSpan: { start: 22, end: 23 }, name: 't', cursor: false, args: { start: text.indexOf(args), end: text.indexOf(args) + args.length, unread: false } };
+    expect(readHead(text, false)).toEqual(expected);
+    expect(readHead(text, true)).toEqual({ ...expected, args: { ...expected.args, unread: true } });
+  });
+
   test('UTF-8 in a tool name is decoded from the latin1 image', () => {
     const text = Buffer.from('{"id":1,"method":"tools/call","params":{"name":"café"}}').toString('latin1');
     expect(readHead(text, true)?.name).toBe('café');
@@ -225,6 +268,16 @@ describe('readHead', () => {
 
 describe('isPlainAsciiBytes', () => {
   const plain = (value: number): boolean => value >= 0x20 && value < 0x80;
+
+  test('a span shorter than a word, at every alignment, is judged by its own bytes, not the control byte after it', () => {
+    for (let offset = 0; offset < 4; offset++) {
+      for (let length = 0; length < 4; length++) {
+        const bytes = Buffer.alloc(offset + length + 4, 0x0a);
+        bytes.fill(0x61, offset, offset + length);
+        expect(isPlainAsciiBytes(bytes.subarray(offset), 0, length)).toBe(true);
+      }
+    }
+  });
 
   test('finds a byte below 0x20 or past ASCII wherever it is, whatever the alignment, as a byte loop does', () => {
     // Mostly printable ASCII, now and then a control byte or a byte at 0x80 and above.
@@ -272,6 +325,21 @@ describe('Outlet', () => {
     expect(writes).toEqual([]);
     await new Promise((resolve) => process.nextTick(resolve));
     expect(writes).toEqual([Buffer.from([...Buffer.from('{"a":'), 0xc3, 0xa9, 0xff, ...Buffer.from('"x"}\n')])]);
+  });
+
+  test('a repaired line past the join size goes to the stream in parts, each edit in place, in order with what came before and after', async () => {
+    const { outlet, writes } = recorded();
+    const args = `{"s":"${'a'.repeat(300_000)}","n":5.0}`;
+    const line = Buffer.from(`{"params":{"arguments":${args}}}`);
+    const offset = line.indexOf('{"s"');
+    const dot = args.indexOf('.0}');
+    outlet.write(Buffer.from('before\n'));
+    outlet.write(new SplicedLine(line, offset, editsOf([{ start: dot, end: dot + 2, text: '' }]), true));
+    outlet.write(Buffer.from('after\n'));
+    await new Promise((resolve) => process.nextTick(resolve));
+    expect(Buffer.concat(writes).toString('latin1')).toBe(`before\n{"params":{"arguments":{"s":"${'a'.repeat(300_000)}","n":5}}}\nafter\n`);
+    // The line's long span was handed over as a view of it, not copied into a buffer of its own.
+    expect(writes.length).toBeGreaterThan(3);
   });
 
   test('in a batch, what is written goes out as soon as the batch returns, in one write per outlet', () => {
@@ -504,6 +572,16 @@ describe('ProxySession splicing', () => {
     expect(messages.slice(1).map(String)).toEqual([call('2', '{"n":2}'), call('"x"', '{"n":3,"tags":["a"]}'), call('4', '{"n":4}'), call('5', '{"n":5}', '"_meta":{"progressToken":5},'), call('6', '{"n":6.0')].map((line) => line + '\n'));
   });
 
+  test('a non-ASCII string the lenient repair wraps in an array: its characters, not its bytes read as latin1', () => {
+    const call = (args: string): string => `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"t","arguments":${args}}}`;
+    expect(sent(Buffer.from(call('{"tags":"café 日本","n":2.0}')), true).toString('utf8')).toBe(call('{"tags":["café 日本"],"n":2}') + '\n');
+  });
+
+  test('U+0080, the first character past ASCII (bytes C2 80), before a respelling: every other byte as it came', () => {
+    const call = (n: string): string => `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t","arguments":{"tags":["\u0080x\u0080","\u0080"],"n":${n}}}}`;
+    expect(sent(Buffer.from(call('4.0')), false).toString('utf8')).toBe(call('4') + '\n');
+  });
+
   test('an "arguments" key met before the call\'s own (in _meta): only the call\'s own arguments are repaired', () => {
     const call = (n: string): string => `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"_meta":{"arguments":{"n":1.0}},"name":"t","arguments":{"n":${n},"tags":["a"]}}}`;
     expect(sent(Buffer.from(call('3.0')), false).toString()).toBe(call('3') + '\n');
@@ -534,7 +612,7 @@ describe('ProxySession memory', () => {
 
 describe('SplicedLine', () => {
   /** The line's bytes with each edit's span replaced by the UTF-8 of its text, the plain way. */
-  function reference(line: Buffer, offset: number, edits: readonly TextEdit[], terminated: boolean): Buffer {
+  function reference(line: Buffer, offset: number, edits: readonly Edit[], terminated: boolean): Buffer {
     const parts: Buffer[] = [];
     let from = 0;
     for (const edit of edits) {
@@ -553,7 +631,7 @@ describe('SplicedLine', () => {
         const line = Buffer.from(bytes);
         const offset = offsetSeed % (line.length + 1);
         // Edits in order, not overlapping, within the arguments (offset..end of the line).
-        const edits: TextEdit[] = [];
+        const edits: Edit[] = [];
         let at = 0;
         for (const [gap, width, text] of rawEdits) {
           const start = at + (gap % 5);
@@ -563,9 +641,10 @@ describe('SplicedLine', () => {
           at = end;
         }
         const expected = reference(line, offset, edits, terminated);
-        const spliced = new SplicedLine(line, offset, edits, terminated);
+        const spliced = new SplicedLine(line, offset, editsOf(edits), terminated);
         expect(spliced.length).toBe(expected.length);
         expect(spliced.toBuffer()).toEqual(expected);
+        expect(Buffer.concat(spliced.parts())).toEqual(expected);
         // Into a larger buffer: at `before`, with `slack` bytes after it (none: no room for the whole line).
         const target = Buffer.alloc(before + expected.length + slack, 0xee);
         spliced.copyInto(target, before);
@@ -576,6 +655,19 @@ describe('SplicedLine', () => {
     );
   });
 
+  test('parts: with up to 64 edits, views of the line between the edits\' texts; with more, one buffer of the repaired line', () => {
+    const line = Buffer.from(`{"xs":[${Array.from({ length: 65 }, () => '1.0').join(',')}],"s":"é"}`);
+    const cuts = (count: number): Edit[] => Array.from({ length: count }, (_, i) => ({ start: 8 + 4 * i, end: 10 + 4 * i, text: '' }));
+    const repaired = (count: number): string => `{"xs":[${Array.from({ length: 65 }, (_, i) => (i < count ? '1' : '1.0')).join(',')}],"s":"é"}\n`;
+    const few = new SplicedLine(line, 0, editsOf(cuts(64)), true).parts();
+    expect(Buffer.concat(few).toString('utf8')).toBe(repaired(64));
+    // The spans between the edits are the line's own bytes, not copies of them.
+    expect(few.filter((part) => part.buffer === line.buffer).length).toBe(65);
+    const many = new SplicedLine(line, 0, editsOf(cuts(65)), true).parts();
+    expect(many).toHaveLength(1);
+    expect(many[0]!.toString('utf8')).toBe(repaired(65));
+  });
+
   test('shrinking edits over a line with room after it: the fast path, several edits', () => {
     const line = Buffer.from('{"params":{"arguments":{"a":1.0,"b":[2.0,3.00],"c":"é"}}}');
     const args = line.indexOf('{"a"');
@@ -584,7 +676,7 @@ describe('SplicedLine', () => {
       const start = text.indexOf(literal);
       return { start, end: start + literal.length, text: literal.split('.')[0]! };
     });
-    const spliced = new SplicedLine(line, args, edits, true);
+    const spliced = new SplicedLine(line, args, editsOf(edits), true);
     const target = Buffer.alloc(spliced.length + 10);
     spliced.copyInto(target, 0);
     expect(target.subarray(0, spliced.length).toString('utf8')).toBe('{"params":{"arguments":{"a":1,"b":[2,3],"c":"é"}}}\n');

@@ -6,6 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { coerceArgs, coerceArgsJson, parseArgs, prepareToolCall, stringifyArgs } from '../src/index.js';
 import { coerceArgsJsonEdits } from '../src/repair/coerce.js';
+import { listOf } from './_helpers/text-edits.js';
 import { validateArgs } from '../src/validate.js';
 import { deepFreeze } from './_helpers/fixtures.js';
 import { runCli } from './_helpers/run.js';
@@ -58,7 +59,7 @@ describe('every entry point', () => {
 
   test.each(cases)('%s: coerceArgsJson, the proxy\'s edits, prepareToolCall with Ajv', (_name, input, output, rules) => {
     expect(coerceArgsJson(input, read, { lenient: true })).toBe(output);
-    expect(coerceArgsJsonEdits(input, read, { lenient: true })).toEqual([{ start: 0, end: input.length, text: output }]);
+    expect(listOf(coerceArgsJsonEdits(input, read, { lenient: true }))).toEqual([{ start: 0, end: input.length, text: output }]);
     const call = prepareToolCall(input, read, { lenient: true, validate: validateArgs, rejectUndeclared: true, toolName: 'read_file' });
     expect(call).toMatchObject({ ok: true, json: output, display: `read_file(${output})` });
     expect(call.changes.map((change) => change.rule)).toEqual(rules);
@@ -96,7 +97,7 @@ describe('every entry point', () => {
     // A required null and a key that only looks flattened are handed to the object path, which changes nothing.
     for (const text of ['{ "path": null }', '{ "path": "a", "nope.x": 1 }', '{ "arguments": { "path": "a", "x": 1 } }']) {
       expect(coerceArgsJson(text, read, { lenient: true })).toBe(text);
-      expect(coerceArgsJsonEdits(text, read, { lenient: true })).toEqual([]);
+      expect(coerceArgsJsonEdits(text, read, { lenient: true }).length).toBe(0);
     }
   });
 });

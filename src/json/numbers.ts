@@ -89,21 +89,22 @@ export function toIntegerLiteral(text: string, range: IntegerRange): string | No
 }
 
 /**
- * The index of the `.` of `text` when it is `N.0…`, every fraction digit a zero, with a canonical
- * integer part of at most 15 digits other than `-0`, so that `text.slice(0, dot)` is its integer
- * literal; else -1. Allocates nothing. Exported for its tests: which shapes the fast path takes is
+ * The index of the `.` of `text` (or of its token `start..end`) when it is `N.0…`, every fraction
+ * digit a zero, with a canonical integer part of at most 15 digits other than `-0`, so that
+ * `text.slice(start, dot)` is its integer literal; else -1. Allocates nothing. Exported for its
+ * tests and for the text path, which reads tokens in place: which shapes the fast path takes is
  * invisible in `restoreInteger`'s answers, since the exact path gives the same ones.
  */
-export function wholeDecimalDot(text: string): number {
-  const end = text.length;
-  const first = text.charCodeAt(0) === 0x2d ? 1 : 0;
+export function wholeDecimalDot(text: string, start = 0, end: number = text.length): number {
+  const first = text.charCodeAt(start) === 0x2d ? start + 1 : start;
   let dot = first;
-  // `code ^ 0x30` is below 10 exactly for the digits `0`-`9`. Past the end `charCodeAt` is NaN
-  // and `NaN ^ 0x30` is 48, no digit: the loop stops at the end with no bound of its own.
+  // `code ^ 0x30` is below 10 exactly for the digits `0`-`9`. Past the end of the text `charCodeAt`
+  // is NaN and `NaN ^ 0x30` is 48, no digit: the loop stops there with no bound of its own, and a
+  // loop that runs past `end` (digits after the token) gives a dot past `end - 1`, refused next.
   while ((text.charCodeAt(dot) ^ 0x30) < 10) dot++;
   if (dot === first || dot - first > 15 || dot >= end - 1 || text.charCodeAt(dot) !== 0x2e) return -1;
   // A leading `0` only as the whole unsigned integer part: `0.0`, never `00.0`, `05.0` or `-0.0`.
-  if (text.charCodeAt(first) === 0x30 && dot !== 1) return -1;
+  if (text.charCodeAt(first) === 0x30 && dot !== start + 1) return -1;
   for (let j = dot + 1; j < end; j++) if (text.charCodeAt(j) !== 0x30) return -1;
   return dot;
 }

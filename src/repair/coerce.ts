@@ -3,7 +3,8 @@ import { resolveRules } from './lenient.js';
 import { stringifyArgs } from '../json/lossless.js';
 import type { IntegerRange } from '../json/numbers.js';
 import { hasWork, planFor, planOrNull } from '../schema/plan.js';
-import { rewriteLiterals, type TextEdit } from './text-path.js';
+import { rewriteLiterals } from './text-path.js';
+import { TextEdits } from './text-edits.js';
 import { ArgsParseError } from '../json/errors.js';
 import { skipSpace } from '../json/scanner.js';
 import { markTruncation } from '../json/repair/repair.js';
@@ -12,7 +13,7 @@ import type { CoerceOptions, CoerceResult, Refusal } from './types.js';
 import { unwrapArguments } from './unwrap.js';
 import { Coercion, walk } from './walk.js';
 
-export type { TextEdit } from './text-path.js';
+export { TextEdits } from './text-edits.js';
 
 const NOTHING: readonly never[] = Object.freeze([]);
 const RANGES: readonly IntegerRange[] = ['int64', 'safe', 'unbounded'];
@@ -99,12 +100,12 @@ export function coerceArgsJson(text: string, schema: unknown, options?: CoerceOp
  *
  * @throws {ArgsParseError} As `coerceArgsJson` does.
  */
-export function coerceArgsJsonEdits(text: string, schema: unknown, options?: CoerceOptions): readonly TextEdit[] {
-  return coerceText(text, schema, options, true) as readonly TextEdit[];
+export function coerceArgsJsonEdits(text: string, schema: unknown, options?: CoerceOptions): TextEdits {
+  return coerceText(text, schema, options, true) as TextEdits;
 }
 
 /** The text path: the output string, or with `asEdits` the spans it rewrites (see `rewriteLiterals`). */
-function coerceText(text: string, schema: unknown, options: CoerceOptions | undefined, asEdits: boolean): string | readonly TextEdit[] {
+function coerceText(text: string, schema: unknown, options: CoerceOptions | undefined, asEdits: boolean): string | TextEdits {
   if (typeof text !== 'string') throw new ArgsParseError(`expected a string, got ${text === null ? 'null' : typeof text}`);
   const rules = resolveRules(options?.lenient);
   const syntax = rules !== null && rules.syntax;
@@ -113,14 +114,14 @@ function coerceText(text: string, schema: unknown, options: CoerceOptions | unde
   let strictError: ArgsParseError | undefined;
   const first = text.charCodeAt(skipSpace(text, 0));
   if (!syntax || (first !== 0x22 && first !== 0x6e)) {
-    let rewritten: string | readonly TextEdit[] | undefined;
+    let rewritten: string | TextEdits | undefined;
     try {
       rewritten = rewriteLiterals(text, planOrNull(schema), rangeOf(options?.integerRange), rules, asEdits);
     } catch (error) {
       if (!(error instanceof ArgsParseError)) {
         // Reading the schema threw (a hostile getter or Proxy): the text stays as it is, if it is JSON.
         readArgsText(text, undefined, false);
-        return asEdits ? [] : text;
+        return asEdits ? TextEdits.NONE : text;
       }
       if (!syntax) throw markTruncation(text, error);
       strictError = error;
@@ -136,7 +137,7 @@ function coerceText(text: string, schema: unknown, options: CoerceOptions | unde
   const { value } = coerceArgs(read.value, schema, options);
   const output = value === read.value ? read.text : stringifyArgs(value);
   if (!asEdits) return output;
-  return output === text ? [] : [{ start: 0, end: text.length, text: output }];
+  return output === text ? TextEdits.NONE : TextEdits.one(0, text.length, output);
 }
 
 /**

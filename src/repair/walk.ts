@@ -146,11 +146,11 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
     const claimed = new Set<string>();
     for (const key of keys) if (!marked.has(key)) for (const name of claimedNames(key)) claimed.add(name);
     const gone = keys.length - marked.size < node.minProperties() ? new Set<string>() : new Set(removed.filter((key) => !claimed.has(normalizeName(key))));
-    let kept: Record<string, unknown> | null = gone.size > 0 ? {} : null;
+    const kept: Record<string, unknown> | null = gone.size > 0 ? {} : null;
     for (const key of keys) {
-      const value = marked.has(key) && !gone.has(key) ? this.keep(key, node) : object[key];
-      if (value !== object[key]) kept ??= { ...object };
-      if (kept !== null && !gone.has(key)) setOwn(kept, key, value);
+      if (gone.has(key)) continue;
+      if (marked.has(key)) this.keep(key, node);
+      if (kept !== null) setOwn(kept, key, object[key]);
     }
     for (const key of removed) {
       if (!gone.has(key)) continue;
@@ -161,12 +161,14 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
     return kept ?? object;
   }
 
-  /** A null marked for removal and kept after all: decided at its key as any other value. */
-  private keep(key: string, node: PlanNode): unknown {
+  /**
+   * A null marked for removal and kept after all: decided at its key as any other value. No rule
+   * converts a null where null is not accepted, so it stays `null` and is refused there.
+   */
+  private keep(key: string, node: PlanNode): void {
     this.path.push(key);
-    const value = decide(null, node.child(key)!, this);
+    decide(null, node.child(key)!, this);
     this.path.pop();
-    return value;
   }
 }
 
@@ -229,8 +231,12 @@ export function decide(value: unknown, node: PlanNode, coercion: Coercion): unkn
 
 /** The names a key may stand for: its normalised spelling and, for a flattened key, its first name. */
 function claimedNames(key: string): string[] {
-  const head = mayBeFlattened(key) ? flattenedHead(key) : '';
-  return head === '' ? [normalizeName(key)] : [normalizeName(key), normalizeName(head)];
+  const names = [normalizeName(key)];
+  // A key opening with a dot or a bracket (`.x`) spells no path: it claims no first name.
+  if (!mayBeFlattened(key)) return names;
+  const head = flattenedHead(key);
+  if (head !== '') names.push(normalizeName(head));
+  return names;
 }
 
 function textOf(value: unknown): string {

@@ -1,12 +1,13 @@
-// A minimal MCP server on stdio for the entry-point table (test/wild-entrypoints.test.ts): it lists
-// the tools in the JSON file named by ECHO_TOOLS ([{ name, inputSchema }]) and answers every
-// tools/call with the arguments exactly as they arrived (read losslessly, written compact), so a
-// test sees what a server behind the proxy received, number spellings included.
+// A minimal MCP server on stdio for the entry-point tables (test/wild-entrypoints*.test.ts): it
+// lists the tools in the JSON file named by its first argument or by ECHO_TOOLS
+// ([{ name, inputSchema }]) and answers every tools/call with the arguments exactly as they
+// arrived (read losslessly, written compact), so a test sees what a server behind the proxy
+// received, number spellings included.
 import { readFileSync } from 'node:fs';
 import { parse, stringify } from 'lossless-json';
 import { onLines } from './lines.mjs';
 
-const tools = JSON.parse(readFileSync(process.env.ECHO_TOOLS, 'utf8'));
+const tools = JSON.parse(readFileSync(process.argv[2] ?? process.env.ECHO_TOOLS, 'utf8'));
 
 function send(message) {
   process.stdout.write(stringify(message) + '\n');

@@ -18,6 +18,8 @@ export interface Exchange {
   readonly reply: Reply;
   /** The client's headers to forward with it (a `--url` upstream). */
   readonly headers: Readonly<Record<string, string>>;
+  /** The message's method, if it has one. */
+  readonly method?: string | undefined;
   /** The request's id, while its response is awaited. */
   id?: MessageId;
 }
@@ -129,8 +131,12 @@ export class Conversation {
     if (bytes[bytes.length - 1] !== LF) return;
     const parts = this.parts;
     this.parts = [];
-    const whole = parts.length === 1 ? bytes : Buffer.concat(parts.map(bytesOf));
-    this.route(whole.subarray(0, whole.length - 1));
+    // A line and then its newline alone (as the session writes a line it passes on) is the line, not copied.
+    if (parts.length === 2 && bytes.length === 1) this.route(bytesOf(parts[0]!));
+    else {
+      const whole = parts.length === 1 ? bytes : Buffer.concat(parts.map(bytesOf));
+      this.route(whole.subarray(0, whole.length - 1));
+    }
   }
 
   /** Sends a server message where it belongs. */
@@ -148,6 +154,16 @@ export class Conversation {
     if (this.current?.reply.open === true) this.current.reply.message(message, false, this.eventId);
     else this.wiring.unrouted(message);
   }
+}
+
+/**
+ * Whether the server's answer to `exchange`, one JSON message, may go to its client unread: it is
+ * the response to a request other than tools/list. Only a listing's response feeds the session's
+ * schemas; a response is no notification (no `list_changed`), and a page of the session's own
+ * listing comes in answer to a request of its own.
+ */
+export function answersUnread(exchange: Exchange): boolean {
+  return exchange.id !== undefined && exchange.method !== 'tools/list';
 }
 
 /** A map key for an id: a number and the string of its digits are different ids. */

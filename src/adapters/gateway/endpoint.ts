@@ -34,6 +34,8 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions): 
   const guard = new HostGuard(options.allowedHosts, options.allowedOrigins);
   const streams = new StreamCount(limits.maxStreams);
   const inFlight = new Set<Reply>();
+  // A request for exactly the endpoint's path (no query) is served without a URL parsed, when the path is already as a URL writes it.
+  const plainPath = new URL(options.path, 'http://gateway').pathname === options.path ? options.path : undefined;
   let closing = false;
 
   const post = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -76,7 +78,7 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions): 
       response.setHeader('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
       response.setHeader('vary', 'origin');
     }
-    if (new URL(request.url ?? '/', 'http://gateway').pathname !== options.path) return deny(response, 404, 'Not Found');
+    if (request.url !== plainPath && new URL(request.url ?? '/', 'http://gateway').pathname !== options.path) return deny(response, 404, 'Not Found');
     if (closing) return deny(response, 503, 'Service Unavailable: the gateway is shutting down');
     const version = request.headers['mcp-protocol-version'];
     if (typeof version === 'string' && !PROTOCOL_VERSIONS.includes(version)) {
@@ -101,7 +103,7 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions): 
   };
 
   const server: Server = createServer(
-    { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: Math.max(100, Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4) },
+    { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, keepAliveTimeout: limits.keepAliveMs, connectionsCheckingInterval: Math.max(100, Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4) },
     (request, response) => {
       handle(request, response).catch(() => {
         if (!response.headersSent) deny(response, 500, 'Internal error');

@@ -31,6 +31,8 @@ export interface GatewayLimits {
   readonly headersTimeoutMs: number;
   /** How long a client may take to send its whole request. */
   readonly requestTimeoutMs: number;
+  /** How long a client's connection is kept open with no request on it, for its next one. */
+  readonly keepAliveMs: number;
   /** SSE streams open at once (POST answers and GET streams); more are answered 503. */
   readonly maxStreams: number;
   /** Bytes written to a client that it has not read yet; past this the client is dropped. */
@@ -50,6 +52,9 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   maxBody: 4 * 1024 * 1024,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
+  // Node's default is 5 s: a client whose calls come seconds apart (a model thinking between
+  // them) would open a connection for nearly every call.
+  keepAliveMs: 60_000,
   maxStreams: 512,
   maxUnread: 8 * 1024 * 1024,
   maxSessions: 64,

@@ -3,7 +3,7 @@
  * as an SSE stream of `message` events. What the client has not read is bounded: a client that
  * stops reading while more is written to it is dropped, never buffered for without end.
  */
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** How a POST is answered: one JSON body, or an SSE stream. */
 export type ReplyMode = 'json' | 'sse';
@@ -44,6 +44,8 @@ export class Reply {
   private holding: boolean;
   private readonly accepts: Readonly<Record<ReplyMode, boolean>>;
   private started = false;
+  /** The answer is an upstream's body going through (`pass`): nothing else is written to it. */
+  private passing = false;
   private done = false;
   private readonly closers: (() => void)[] = [];
 
@@ -110,7 +112,7 @@ export class Reply {
    * message alone (the response the POST waits for); other messages have no place in it.
    */
   message(bytes: Buffer, last: boolean, eventId?: string): void {
-    if (this.done) return;
+    if (this.done || this.passing) return;
     if (this.kind === 'json') {
       if (!last) return;
       this.response.writeHead(200, { ...this.headers, 'content-type': 'application/json', 'content-length': String(bytes.length) }).end(bytes);
@@ -133,7 +135,7 @@ export class Reply {
 
   /** Answers with an HTTP status and a body (a JSON-RPC error, or what an upstream said); ends a stream already started. */
   fail(status: number, body: Buffer | string, headers: Readonly<Record<string, string>> = { 'content-type': 'application/json' }): void {
-    if (this.done) return;
+    if (this.done || this.passing) return;
     if (this.started) this.response.end();
     else this.response.writeHead(status, { ...this.headers, ...headers }).end(body);
     this.finish();
@@ -141,10 +143,38 @@ export class Reply {
 
   /** Ends the answer as it is: a stream is closed, an answer not yet begun is `202 Accepted`. */
   end(): void {
-    if (this.done) return;
+    if (this.done || this.passing) return;
     if (this.started) this.response.end();
     else this.response.writeHead(202, this.headers).end();
     this.finish();
+  }
+
+  /**
+   * Answers a JSON reply with an upstream's JSON answer (a `200`), its body written to the client as it comes,
+   * unread and not kept; the answer ends with it. A client that leaves more than its bound unread
+   * is dropped (the upstream is never made to wait for it), and so is one whose answer the
+   * upstream breaks off.
+   */
+  pass(answer: IncomingMessage): void {
+    if (this.done || this.passing) {
+      answer.resume();
+      return;
+    }
+    this.passing = true;
+    const length = answer.headers['content-length'];
+    const response = this.response;
+    response.writeHead(200, { ...this.headers, 'content-type': answer.headers['content-type'] ?? 'application/json', ...(length === undefined ? {} : { 'content-length': length }) });
+    answer.on('data', (chunk: Buffer) => {
+      if (response.destroyed) return;
+      response.write(chunk);
+      if (response.writableLength > this.maxUnread) response.destroy();
+    });
+    answer.on('end', () => {
+      if (!response.destroyed) response.end();
+    });
+    answer.on('close', () => {
+      if (!answer.complete) response.destroy();
+    });
   }
 
   private finish(): void {

@@ -17,8 +17,8 @@ import { whyUnreachable } from '../proxy/redirects.js';
 import { Redactor, shownUrl } from '../proxy/secrets.js';
 import type { ProxyOptions } from '../proxy/session.js';
 import { oneLine, sessionIdOf, TRANSPORT_ERROR, type Backend, type ClientMessage } from './backend.js';
-import { Conversation, type Exchange } from './conversation.js';
-import { bodyOf, Forwarder } from './forward.js';
+import { answersUnread, Conversation, type Exchange } from './conversation.js';
+import { bodyOf, Forwarder, type Cancel } from './forward.js';
 import type { GatewayLimits } from './options.js';
 import { rpcError, type Reply } from './reply.js';
 import type { GatewayLog } from './log.js';
@@ -44,7 +44,6 @@ export class UrlUpstream implements Backend {
   /** The upstream as messages name it (no credentials, no query value). */
   private readonly shown: string;
   private readonly redactor: Redactor;
-  private readonly headers: Readonly<Record<string, string>>;
   private readonly options: ProxyOptions;
   private readonly limits: GatewayLimits;
   private readonly log: GatewayLog;
@@ -59,10 +58,9 @@ export class UrlUpstream implements Backend {
    * @param headers - Sent with every request (`--header`), over the client's own.
    */
   constructor(url: URL, headers: Readonly<Record<string, string>>, options: ProxyOptions, limits: GatewayLimits, log: GatewayLog) {
-    this.forwarder = new Forwarder(url);
+    this.forwarder = new Forwarder(url, headers);
     this.shown = shownUrl(url);
     this.redactor = new Redactor(url, headers);
-    this.headers = headers;
     this.options = options;
     this.limits = limits;
     this.log = log;
@@ -71,7 +69,7 @@ export class UrlUpstream implements Backend {
   post(request: IncomingMessage, message: ClientMessage, reply: Reply): void {
     const headers = forwardedHeaders(request);
     const cached = this.cached(sessionIdOf(request), headers);
-    if (!cached.conversation.fromClient(message.body, message.requestId, { reply, headers })) {
+    if (!cached.conversation.fromClient(message.body, message.requestId, { reply, headers, method: message.method })) {
       reply.fail(409, rpcError(-32600, 'Invalid Request: a request with this id is still waiting for its response', message.requestId ?? null));
     }
   }
@@ -88,7 +86,7 @@ export class UrlUpstream implements Backend {
     const id = sessionIdOf(request);
     if (id !== undefined) this.cache.delete(id);
     void this.forwarder
-      .send('DELETE', { ...forwardedHeaders(request), ...this.headers }, undefined, AbortSignal.timeout(OWN_REQUEST_MS))
+      .send('DELETE', forwardedHeaders(request), undefined, undefined, timedOut())
       .then(async (answer) => response.writeHead(answer.statusCode ?? 502, pick(answer.headers)).end(await bodyOf(answer, REFUSAL_BYTES)))
       .catch((error: unknown) => {
         const reason = this.unreachable(error);
@@ -134,21 +132,20 @@ export class UrlUpstream implements Backend {
   /**
    * Sends one request to the upstream and hands what it answers to the conversation, as part of
    * `exchange` (the client request it belongs to; none for the proxy session's own tools/list).
-   * The request is abandoned when the client's answer ends (it went away, or has its response).
+   * A JSON answer that nothing in it can concern (see `answersUnread`) goes to the client as
+   * it comes, unread. The request is abandoned when the client's answer ends (it went away, or
+   * has its response).
    */
   private async send(cached: Cached, method: 'POST' | 'GET', pieces: readonly Piece[] | undefined, exchange: Exchange | undefined): Promise<void> {
-    const body = pieces === undefined ? undefined : withoutNewline(Buffer.concat(pieces.map(bytesOf)));
+    const body = pieces === undefined ? undefined : joined(pieces);
     const accept = method === 'GET' ? 'text/event-stream' : 'application/json, text/event-stream';
-    const headers = { ...(exchange?.headers ?? cached.headers), ...this.headers, accept, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
-    // Aborted only while the upstream's answer is being read (an abort makes a DOMException, with its stack).
-    const aborter = exchange === undefined ? undefined : new AbortController();
-    let reading = true;
-    exchange?.reply.onClose(() => reading && aborter!.abort());
+    const cancel: Cancel = exchange === undefined ? timedOut() : (abort) => exchange.reply.onClose(abort);
     let response: IncomingMessage;
     try {
-      response = await this.forwarder.send(method, headers, body, aborter?.signal ?? AbortSignal.timeout(OWN_REQUEST_MS));
+      response = await this.forwarder.send(method, exchange?.headers ?? cached.headers, accept, body, cancel);
     } catch (error) {
-      if (aborter?.signal.aborted === true) return;
+      // The client went away (the request was abandoned, which makes a DOMException, with its stack).
+      if (exchange !== undefined && !exchange.reply.open) return;
       this.answer(cached, body, exchange, this.unreachable(error));
       return;
     }
@@ -163,11 +160,14 @@ export class UrlUpstream implements Backend {
     }
     const events = (response.headers['content-type'] ?? '').includes('text/event-stream');
     exchange?.reply.follow(events ? 'sse' : 'json');
+    if (!events && exchange !== undefined && exchange.reply.mode === 'json' && answersUnread(exchange)) {
+      exchange.reply.pass(response);
+      return;
+    }
     try {
       if (events) await this.readEvents(cached, response, exchange);
       else {
         const bytes = withoutNewline(await bodyOf(response));
-        reading = false;
         if (bytes.length > 0) cached.conversation.fromServer(oneLine(bytes), exchange);
       }
     } catch {
@@ -229,4 +229,17 @@ function pick(headers: IncomingHttpHeaders): Record<string, string> {
 
 function withoutNewline(bytes: Buffer): Buffer {
   return bytes[bytes.length - 1] === LF ? bytes.subarray(0, -1) : bytes;
+}
+
+/** A message for the upstream: its pieces as one buffer (joined only when there are several), without the newline the session ends it with. */
+function joined(pieces: readonly Piece[]): Buffer {
+  const last = pieces[pieces.length - 1]!;
+  const count = pieces.length > 1 && Buffer.isBuffer(last) && last.length === 1 && last[0] === LF ? pieces.length - 1 : pieces.length;
+  return withoutNewline(count === 1 ? bytesOf(pieces[0]!) : Buffer.concat(pieces.slice(0, count).map(bytesOf)));
+}
+
+/** The cancel of a request of the gateway's own: given up when its time is up. */
+function timedOut(): Cancel {
+  const signal = AbortSignal.timeout(OWN_REQUEST_MS);
+  return (abort) => signal.addEventListener('abort', abort, { once: true });
 }

@@ -1,10 +1,10 @@
 /**
  * Newline-delimited framing: splits a byte stream into lines, the newline excluded. A line is
- * handed over as its bytes (a slice of the chunk it came in, no copy), or, once it has grown past
- * a limit and must be read whole, as its latin1 image (one character per byte), built piece by
- * piece so the chunks it came in are not held. Runs of whole lines the sink does not need to read
- * go through as the chunk's own bytes, and a line past the limit can be streamed through in
- * pieces, so a peer's unterminated output is never held without bound.
+ * handed over as its bytes: a slice of the chunk it came in (no copy), or, once it has grown past
+ * a limit and must be read whole, a buffer its chunks are copied into as they come (so they are not
+ * held, however small they are). Runs of whole lines the sink does not need to read go through as
+ * the chunk's own bytes, and a line past the limit can be streamed through in pieces, so a peer's
+ * unterminated output is never held without bound.
  */
 
 const NEWLINE = 0x0a;
@@ -14,9 +14,11 @@ const NEWLINE = 0x0a;
  * are handed over without images.
  */
 const IMAGED_UP_TO = 1 << 20;
+/** A line read whole is copied into blocks of this many bytes (what a pipe delivers at most at a time). */
+const BLOCK = 1 << 16;
 
-/** A line: its bytes, or its latin1 image (every byte one character, offsets are byte offsets). */
-export type Line = Buffer | string;
+/** A line: its bytes. */
+export type Line = Buffer;
 
 /** Where the reader hands lines, and the bytes that go through unread. */
 export interface LineSink {
@@ -43,8 +45,12 @@ export interface LineSink {
 export class LineReader {
   /** The start of the line being read, while it is within the limit. */
   private pending: Buffer[] = [];
-  /** The line being read, as latin1 pieces, once `sink.streams` said no: it is read whole. */
-  private text: string[] | null = null;
+  /**
+   * The line being read, once `sink.streams` said no (it is read whole): its bytes so far, copied
+   * into blocks (of `BLOCK` bytes, but the first); the last one is filled up to `filled`.
+   */
+  private blocks: Buffer[] | null = null;
+  private filled = 0;
   private pendingSize = 0;
   /** The line being read goes through in pieces, up to its newline. */
   private streaming = false;
@@ -120,14 +126,16 @@ export class LineReader {
 
   /** The line being read, completed by `chunk` up to `to`; the reader is ready for the next. */
   private take(chunk: Buffer | undefined, to: number): Line {
-    const text = this.text;
+    const blocks = this.blocks;
     const pending = this.pending;
+    const size = this.pendingSize + to;
+    this.blocks = null;
     this.pending = [];
-    this.text = null;
     this.pendingSize = 0;
-    if (text !== null) {
-      if (chunk !== undefined && to > 0) text.push(chunk.toString('latin1', 0, to));
-      return text.length === 1 ? text[0]! : text.join('');
+    if (blocks !== null) {
+      if (chunk !== undefined) this.append(blocks, chunk, 0, to);
+      // The blocks are let go once joined: the line keeps no more than its own bytes.
+      return blocks.length === 1 ? blocks[0]!.subarray(0, size) : Buffer.concat(blocks, size);
     }
     if (chunk !== undefined && to > 0) pending.push(chunk.subarray(0, to));
     return pending.length === 1 ? pending[0]! : Buffer.concat(pending);
@@ -139,22 +147,39 @@ export class LineReader {
       this.sink.through(from === 0 ? chunk : chunk.subarray(from));
       return;
     }
-    this.pendingSize += chunk.length - from;
-    if (this.text !== null) {
-      this.text.push(chunk.toString('latin1', from));
+    if (this.blocks !== null) {
+      this.append(this.blocks, chunk, from, chunk.length);
+      this.pendingSize += chunk.length - from;
       return;
     }
+    this.pendingSize += chunk.length - from;
     this.pending.push(chunk.subarray(from));
     if (this.pendingSize <= this.limit) return;
     const head = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
+    this.pending = [];
     if (this.sink.streams(head)) {
-      this.pending = [];
       this.pendingSize = 0;
       this.streaming = true;
       this.sink.through(head);
     } else {
-      this.pending = [];
-      this.text = [head.toString('latin1')];
+      // A copy: the head may be a slice of a chunk that held other lines.
+      this.blocks = [Buffer.from(head)];
+      this.filled = head.length;
+    }
+  }
+
+  /** Copies `chunk[from..to]` after the bytes in `blocks`, into a new block for what the last has no room for. */
+  private append(blocks: Buffer[], chunk: Buffer, from: number, to: number): void {
+    let last = blocks[blocks.length - 1]!;
+    while (from < to) {
+      if (this.filled === last.length) {
+        last = Buffer.allocUnsafeSlow(Math.max(to - from, BLOCK));
+        blocks.push(last);
+        this.filled = 0;
+      }
+      const copied = chunk.copy(last, this.filled, from, to);
+      this.filled += copied;
+      from += copied;
     }
   }
 }

@@ -164,12 +164,21 @@ export class Outlet {
 
   /** Hands one piece to the stream; a full stream blocks the queue and pauses the source. */
   private put(piece: Piece): void {
-    const flowing = typeof piece === 'string' ? this.stream.write(piece, 'latin1') : this.stream.write(bytesOf(piece));
+    const flowing = typeof piece === 'string' ? this.stream.write(piece, 'latin1') : piece instanceof SplicedLine && piece.length > JOIN_UP_TO ? this.putParts(piece.parts()) : this.stream.write(bytesOf(piece));
     if (!flowing && !this.gone && !this.blocked) {
       this.blocked = true;
       this.source.pause();
       this.stream.once('drain', this.drained);
     }
+  }
+
+  /** Hands a long repaired line to the stream in parts, corked (not copied whole when it has few edits); whether the stream takes more. */
+  private putParts(parts: readonly Buffer[]): boolean {
+    let flowing = true;
+    this.stream.cork();
+    for (const part of parts) if (part.length > 0) flowing = this.stream.write(part);
+    this.stream.uncork();
+    return flowing;
   }
 
   private flush(): void {

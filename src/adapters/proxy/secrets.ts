@@ -30,7 +30,7 @@ export function shownUrl(url: URL): string {
 export function shownUrlText(text: string): string {
   const cut = text.search(/[?#]/);
   const head = cut === -1 ? text : `${text.slice(0, cut)}?${REDACTED}`;
-  return head.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/]*@/gi, `$1${REDACTED}@`);
+  return head.replace(/:\/\/[^/]*@/g, `://${REDACTED}@`);
 }
 
 /** Replaces each secret of `url` and `headers` in the texts it is given. */

@@ -1,7 +1,7 @@
 /**
  * The proxy's session: what it knows of the server's tools, and the calls waiting to learn more.
- * Lines arrive as bytes (or, past the framing's limit, as latin1 images: byte offsets, bytes kept
- * exactly). A client line that may name a `tools/` method (it holds `tools` or an escape) is read;
+ * Lines arrive as bytes, and are read as their latin1 images (byte offsets, bytes kept exactly).
+ * A client line that may name a `tools/` method (it holds `tools` or an escape) is read;
  * one whose envelope or `params` repeats a key is answered with a JSON-RPC error, never forwarded
  * (a server keeping the last key would read another call). Every other line is forwarded as the
  * very bytes it came as.
@@ -10,13 +10,13 @@ import { randomUUID } from 'node:crypto';
 import { coerceArgsJson, prepareToolCall } from '../../index.js';
 import { ArgsParseError } from '../../json/errors.js';
 import { scanJson, scanningPlain, skipSpace, type JsonVisitor } from '../../json/scanner.js';
-import { coerceArgsJsonEdits, type TextEdit } from '../../repair/coerce.js';
+import { coerceArgsJsonEdits, TextEdits } from '../../repair/coerce.js';
 import type { ArgsValidator, CoerceOptions } from '../../index.js';
 import { LISTING_MS, Paging, ToolSchemas, type SharedSchemas } from '../tool-schemas.js';
 import { batchRefusal } from './batch.js';
 import { CallShapes } from './call-shapes.js';
 import { ambiguityError, flatCopy, isAscii, isAsciiBytes, isPlainAsciiBytes, readHead, utf8Of, type MessageHead, type MessageId } from './message.js';
-import { byteEdits, SplicedLine, splicedText } from './splice.js';
+import { byteEdits, SplicedLine } from './splice.js';
 import type { Line } from './framing.js';
 import type { Piece } from './outlet.js';
 
@@ -136,7 +136,7 @@ export class ProxySession {
       this.waiting.push([line, terminated]);
       return;
     }
-    const text = mayName(image ?? line, TOOLS, TOOLS_BYTES) ? (image ?? latin1Of(line)) : undefined;
+    const text = mayName(image ?? line, TOOLS, TOOLS_BYTES) ? (image ?? line.toString('latin1')) : undefined;
     if (text !== undefined && text.charCodeAt(skipSpace(text, 0)) === OPEN_BRACKET && this.refusesBatch(text)) return;
     const head = text === undefined ? undefined : this.clientHead(text);
     const ambiguous = head === undefined ? undefined : ambiguityError(head);
@@ -189,7 +189,7 @@ export class ProxySession {
   /** One line from the server. */
   fromServer(line: Line, terminated: boolean): void {
     const mayMatter = this.tools.awaiting || this.waiting !== null || mayName(line, LIST_CHANGED, LIST_CHANGED_BYTES) || (this.ownPending > 0 && mayName(line, this.ownPrefix, this.ownPrefixBytes));
-    const head = mayMatter ? readHead(latin1Of(line), false) : undefined;
+    const head = mayMatter ? readHead(line.toString('latin1'), false) : undefined;
     if (head !== undefined) {
       if (typeof head.id === 'string' && head.id.startsWith(this.ownPrefix)) {
         this.ownListPage(line, head.id);
@@ -265,18 +265,18 @@ export class ProxySession {
     }
     // Arguments of printable ASCII (not a byte below 0x20, no tab or line break either) have their
     // strings found by native searches.
-    const plain = typeof line !== 'string' && isPlainAsciiBytes(line, span.start, span.end);
-    const ascii = plain || (typeof line !== 'string' && isAsciiBytes(line)) || isAscii(raw);
-    const argsText = ascii ? raw : utf8Of(raw);
+    const plain = isPlainAsciiBytes(line, span.start, span.end);
+    const ascii = plain || isAsciiBytes(line) || isAscii(raw);
+    const argsText = ascii ? raw : line.toString('utf8', span.start, span.end);
     // The tool's name: the lenient `unwrap` rule takes the arguments out of {"name": <it>, "arguments": {…}}.
     const options = { ...(span.unread ? this.strictOptions : this.coerceOptions), toolName: name };
-    let edits: readonly TextEdit[];
+    let edits: TextEdits;
     if (plain) scanningPlain(argsText);
     try {
       // ASCII arguments are their own latin1 image: an edit's offsets are byte offsets. Others have
       // their edits moved to byte offsets, so every byte outside an edit goes on as it came.
       edits = coerceArgsJsonEdits(argsText, schema, options);
-      if (!ascii) edits = byteEdits(argsText, raw, edits) ?? [{ start: 0, end: raw.length, text: coerceArgsJson(argsText, schema, options) }];
+      if (!ascii) edits = byteEdits(argsText, raw, edits) ?? TextEdits.one(0, raw.length, coerceArgsJson(argsText, schema, options));
     } catch (error) {
       // Arguments the head only located that are not JSON make the line not JSON: it goes on as
       // it came. JSON arguments the repair refuses (a key repeated with two values) are answered.
@@ -316,13 +316,12 @@ export class ProxySession {
     if (!this.settle(argsText, schema, name, head.id!)) return;
     // The object goes on inside the line: a line break in JSON is white space between tokens, so
     // a space in its place keeps every token and the message on one line.
-    this.forward(line, terminated, span.start, [{ start: 0, end: raw.length, text: output.replace(LINE_BREAKS, ' ') }]);
+    this.forward(line, terminated, span.start, TextEdits.one(0, raw.length, output.replace(LINE_BREAKS, ' ')));
   }
 
   /** Sends the line on with `edits` (byte offsets from `offset`) applied. */
-  private forward(line: Line, terminated: boolean, offset: number, edits: readonly TextEdit[]): void {
-    if (edits.length === 0) this.wiring.toServer(terminated ? [line, NEWLINE] : [line]);
-    else this.wiring.toServer(typeof line === 'string' ? splicedText(line, offset, edits, terminated) : [new SplicedLine(line, offset, edits, terminated)]);
+  private forward(line: Line, terminated: boolean, offset: number, edits: TextEdits): void {
+    this.wiring.toServer(edits.length === 0 ? (terminated ? [line, NEWLINE] : [line]) : [new SplicedLine(line, offset, edits, terminated)]);
   }
 
   /** Answers a call whose arguments cannot go on (see `repairCall`) with the pipeline's message. */
@@ -364,8 +363,8 @@ export class ProxySession {
 /** Line breaks, which in JSON text can only be white space between tokens. */
 const LINE_BREAKS = /[\n\r]/g;
 
-/** Whether `line` holds `name` or a `\\u` escape (which may hide it). */
-function mayName(line: Line, name: string, bytes: Buffer): boolean {
+/** Whether `line` (its bytes, or its latin1 image) holds `name` or a `\\u` escape (which may hide it). */
+function mayName(line: Buffer | string, name: string, bytes: Buffer): boolean {
   return typeof line === 'string' ? line.includes(name) || line.includes(ESCAPE) : line.includes(bytes) || line.includes(ESCAPE_BYTES);
 }
 
@@ -383,15 +382,10 @@ const nothing = (): void => undefined;
 /** A visitor that takes nothing from what it is shown. */
 const IGNORE: JsonVisitor = { open: nothing, key: nothing, string: nothing, number: nothing, literal: nothing, close: nothing };
 
-/** The latin1 image of a line. */
-function latin1Of(line: Line): string {
-  return typeof line === 'string' ? line : line.toString('latin1');
-}
-
 /** The `result` of a response line, parsed; `undefined` when the line is not one. */
 function resultOf(line: Line): unknown {
   try {
-    return (JSON.parse(typeof line === 'string' ? utf8Of(line) : line.toString('utf8')) as { result?: unknown } | null)?.result;
+    return (JSON.parse(line.toString('utf8')) as { result?: unknown } | null)?.result;
   } catch {
     return undefined;
   }

@@ -37,9 +37,12 @@ const LINE_END = /[\r\n\u2028\u2029]/g;
 /** The white space each escape letter spells, when a model writes `\n` out between tokens. */
 const LAYOUT: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t' };
 /** The opening tags of serving engines' tool-call formats, which a tool parser turns into JSON arguments. */
-const MARKUP = /<(?:\|tool_calls_section_begin\||\|tool_call_begin\||\|tool_call_argument_begin\||\|tool_call>|\/?(?:tool_call>|arg_key>|arg_value>|function=|parameter=|function_calls>|invoke[ >]|think>)|\uff5ctool\u2581)|\[TOOL_CALLS\]/y;
+const MARKUP = /<(?:\|tool_calls_section_begin\||\|tool_call_begin\||\|tool_call_argument_begin\||\|tool_call>|\|[a-z]+\|>|\/?(?:tool_call>|arg_key>|arg_value>|function=|parameter=|function_calls>|invoke[ >]|think>|minimax:|\W{1,2}DSML\W)|\uff5ctool\u2581)|\[TOOL_CALLS\]|\]<\]minimax\[>\[/y;
 /** Which model family's format a text of tool-call markup is in, by the first of these tags it holds. */
 const MARKUP_FORMATS: readonly (readonly [string, string])[] = [
+  // MiniMax and DeepSeek's DSML wrap Anthropic-like <invoke> and <parameter> tags: named first.
+  ['minimax', 'MiniMax'],
+  ['DSML', 'DeepSeek DSML'],
   ['arg_key>', 'GLM'],
   ['arg_value>', 'GLM'],
   ['parameter=', 'Qwen3-Coder XML'],
@@ -52,6 +55,8 @@ const MARKUP_FORMATS: readonly (readonly [string, string])[] = [
   ['function_calls>', 'Anthropic XML'],
   ['invoke', 'Anthropic XML'],
   ['think>', 'reasoning'],
+  // Every Harmony tag (`<|channel|>`, `<|call|>`, …) ends so: last, after Kimi's tags and beside Gemma's `<|"|>` strings.
+  ['|>', 'gpt-oss Harmony'],
 ];
 
 const OPEN_BRACE = 0x7b;
