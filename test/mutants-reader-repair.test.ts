@@ -79,3 +79,14 @@ describe('a strict refusal is marked as a cut-off only when the text was cut off
     expect(error.message).toBe('[schema-coerce] the arguments were cut off at line 2 column 7 (position 15): Unexpected character "t"');
   });
 });
+
+describe('a syntax change names the first place its rule fired, as written, and what that became', () => {
+  test('quotes, an unquoted key and a Python literal', () => {
+    const call = prepareToolCall("{'path': 'a.py', recursive: True}", { type: 'object' }, { lenient: true });
+    expect(call.changes).toEqual([
+      { path: '', from: "'path'", to: '"path"', rule: 'quotes' },
+      { path: '', from: 'recursive', to: '"recursive"', rule: 'unquoted-key' },
+      { path: '', from: 'True', to: 'true', rule: 'python-literal' },
+    ]);
+  });
+});
