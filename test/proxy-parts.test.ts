@@ -100,6 +100,26 @@ describe('LineReader', () => {
     );
   });
 
+  test('the sink is asked to stream a line once it grows past the limit, not when it reaches it', () => {
+    const heads: string[] = [];
+    const reader = new LineReader({ line: () => undefined, through: () => undefined, passes: () => false, streams: (head) => (heads.push(image(head)), false) }, 3);
+    reader.push(Buffer.from('ab'));
+    reader.push(Buffer.from('c'));
+    expect(heads).toEqual([]);
+    reader.push(Buffer.from('d'));
+    reader.push(Buffer.from('e'));
+    expect(heads).toEqual(['abcd']);
+  });
+
+  test('after a streamed line, the next line arriving in pieces is read whole, byte for byte', () => {
+    expect(frame(['abcd', 'ef\ngh', 'i\n', 'jk'], { streams: true, limit: 3 })).toEqual([
+      ['through', 'abcd'],
+      ['through', 'ef\n'],
+      ['line', 'ghi', true],
+      ['line', 'jk', false],
+    ]);
+  });
+
   test('a long line read whole from one-byte chunks holds none of them', () => {
     const lines: Line[] = [];
     const reader = new LineReader({ line: (line) => lines.push(line), through: () => undefined, passes: () => false, streams: () => false }, 16);
