@@ -1,0 +1,83 @@
+/**
+ * The tolerant reader's tables and main loop (`src/json/repair/reader.ts`: its constants,
+ * `readTolerant`, `read()` and `key()`) through the public entry points, by the rows of
+ * `fixtures/reader`: number and literal spellings, code fences and blank text, layout and
+ * comments, stray brackets, and the tool-call markup of each serving engine's format, named;
+ * and, for every text of those rows and of `fixtures/wild` that reads, that the reading's edits
+ * are what applying them assumes: in text order, none overlapping another.
+ *
+ * The reader's patterns and word lists are module constants, built once when the module loads,
+ * so each table is also read by a package imported afresh (`vi.resetModules`): a table built
+ * wrong reaches only a process's first load, which the other tests of the suite never see.
+ */
+import { beforeEach, describe, expect, test, vi } from 'vitest';
+import * as api from '../src/index.js';
+import { readTolerant } from '../src/json/repair/reader.js';
+import { loadFixtures } from './_helpers/fixtures.js';
+
+/** A row of `fixtures/reader`: a model's text, and its repaired text and rules, or its refusal. */
+interface ReaderRow {
+  readonly name: string;
+  readonly input: string;
+  /** The repaired text, exactly as it is dispatched. */
+  readonly json?: string;
+  readonly changes?: readonly string[];
+  readonly error?: { readonly truncated: boolean; readonly reason: string; readonly position: number };
+}
+
+type Entry = Pick<typeof api, 'coerceArgsJson' | 'prepareToolCall'>;
+
+/** Any value: the rows are about the syntax, not the schema. */
+const ANY = {};
+
+const files = loadFixtures<ReaderRow>('reader');
+for (const { file, cases } of files) {
+  for (const row of cases) {
+    if ((row.json === undefined) === (row.error === undefined)) throw new Error(`${file}: row ${JSON.stringify(row.name)} needs "json" or "error", not both`);
+  }
+}
+
+function check({ coerceArgsJson, prepareToolCall }: Entry, row: ReaderRow): void {
+  const call = prepareToolCall(row.input, ANY, { lenient: true });
+  if (row.error !== undefined) {
+    expect(call.ok, row.name).toBe(false);
+    const { truncated, reason, position } = call.parseError ?? {};
+    expect({ truncated, position }, row.name).toEqual({ truncated: row.error.truncated, position: row.error.position });
+    expect(reason, row.name).toContain(row.error.reason);
+    return;
+  }
+  expect(call.ok, row.name).toBe(true);
+  expect(call.json, row.name).toBe(row.json);
+  expect(coerceArgsJson(row.input, ANY, { lenient: true }), row.name).toBe(row.json);
+  expect(call.changes.map((change) => change.rule), row.name).toEqual(row.changes);
+}
+
+describe.each(files)('$file', ({ cases }) => {
+  test.each(cases)('$name', (row) => check(api, row));
+});
+
+describe('each table read by a package imported afresh', () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+
+  test.each(files)('$file', async ({ cases }) => {
+    const fresh = (await import('../src/index.js')) as typeof api;
+    for (const row of cases) check(fresh, row);
+  });
+});
+
+describe('the edits of a reading are in text order and never overlap (what applying them assumes)', () => {
+  const rows = [...files, ...loadFixtures<ReaderRow & { expected?: string }>('wild')]
+    .flatMap(({ file, cases }) => cases.map((row) => ({ ...row, file })))
+    .filter((row) => row.json !== undefined || row.expected !== undefined);
+
+  test.each(rows)('$file: $name', ({ input }) => {
+    let copied = 0;
+    for (const { start, end } of readTolerant(input).edits) {
+      expect(start).toBeGreaterThanOrEqual(copied);
+      expect(end).toBeGreaterThanOrEqual(start);
+      copied = end;
+    }
+  });
+});
