@@ -122,7 +122,7 @@ class Reader {
   private readonly pending: Pending[] = [];
   /** Where the root value starts when it is a string. */
   private rootStringAt = -1;
-  /** The root container's closing bracket, once it has closed (-1 for a root scalar). */
+  /** The last closing bracket read (-1 for none): when `after()` reads it, the root container's, which closes last. */
   private rootClose = -1;
 
   constructor(source: Source, edits: Edit[]) {
@@ -148,7 +148,7 @@ class Reader {
         this.skip();
         if (body.charCodeAt(this.i) === (isArray ? 0x5d : 0x7d)) {
           this.i++;
-          if (open.length === 0) this.rootClose = isArray ? 0x5d : 0x7d;
+          this.rootClose = isArray ? 0x5d : 0x7d;
         } else {
           open.push(isArray);
           if (!isArray) this.key();
@@ -189,7 +189,7 @@ class Reader {
         }
         open.pop();
         this.i++;
-        if (open.length === 0) this.rootClose = closing;
+        this.rootClose = closing;
       }
     }
   }
