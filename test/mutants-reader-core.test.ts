@@ -68,7 +68,10 @@ describe('each table read by a package imported afresh', () => {
 });
 
 describe('the edits of a reading are in text order and never overlap (what applying them assumes)', () => {
-  const rows = [...files, ...loadFixtures<ReaderRow & { expected?: string }>('wild')]
+  // A wild row that reads has its `expected` text; a reader row, its `json`.
+  type Row = { readonly name: string; readonly input: string; readonly json?: string; readonly expected?: string };
+  const tables: { file: string; cases: readonly Row[] }[] = [...files, ...loadFixtures('wild')];
+  const rows = tables
     .flatMap(({ file, cases }) => cases.map((row) => ({ ...row, file })))
     .filter((row) => row.json !== undefined || row.expected !== undefined);
 
