@@ -246,7 +246,8 @@ class Reader {
       const end = NUMBER.lastIndex;
       NUMBER_TAIL.lastIndex = end;
       const next = body.charCodeAt(end);
-      if ((next === 0x2e || next === 0x65 || next === 0x45) && NUMBER_TAIL.test(body) && NUMBER_TAIL.lastIndex === body.length && NUMBER_TAIL.lastIndex > end) {
+      // A point or an exponent letter after the number, its tail running to the end: cut off (such a tail is never empty).
+      if ((next === 0x2e || next === 0x65 || next === 0x45) && NUMBER_TAIL.test(body) && NUMBER_TAIL.lastIndex === body.length) {
         source.cut(end, 'the text ends inside a number');
       }
       this.token(at, end, false);
@@ -320,7 +321,8 @@ class Reader {
     const at = this.rootStringAt;
     if (at === -1) return undefined;
     const start = this.source.offset + at;
-    const edit = this.edits.find((e) => e.start === start && e.escapes !== undefined);
+    // Only the root string's own rewriting starts where it does (every other edit starts at another character).
+    const edit = this.edits.find((e) => e.start === start);
     return JSON.parse(edit === undefined ? this.body.slice(at, this.quoted.end) : edit.to) as string;
   }
 
