@@ -5,7 +5,7 @@
  * characters, digits written onto a number). A forged edit is one the reader never makes; the
  * check must refuse it all the same, since it stands between any reader bug and what is dispatched.
  */
-import { describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { ArgsParseError, coerceArgsJson } from '../src/index.js';
 import { applyEdits, type Edit } from '../src/json/repair/edits.js';
 import { checkTokensKept } from '../src/json/repair/preserve.js';
@@ -126,5 +126,43 @@ describe('what the check lets through', () => {
   test('an identifier key written with an escape that spells the same name', () => {
     expect(checked('{abc: 1}', [1, 4, 6, -7], [{ start: 1, end: 4, to: '"\\u0061bc"', rule: 'unquoted-key', escapes: 'bare' }])).not.toThrow();
     expect(checked('{abc: 1}', [1, 4, 6, -7], [{ start: 1, end: 4, to: '"\\u0061bd"', rule: 'unquoted-key', escapes: 'bare' }])).toThrow(NOT_KEPT);
+  });
+});
+
+describe('edits and spans out of place', () => {
+  test('a string an edit writes before the token is not the token, though it has its value and length', () => {
+    // The comment's edit writes `"ab",` and the token's own edit writes `null`: the scanner's one
+    // string is the comment's, four characters before where the token's edit put its text.
+    const edits: Edit[] = [
+      { start: 1, end: 7, to: '"ab",', rule: 'comment' },
+      { start: 7, end: 11, to: 'null', rule: 'quotes', escapes: 'python' },
+    ];
+    expect(checked("[/*cc*/'ab']", [7, 11], edits)).toThrow(NOT_KEPT);
+  });
+
+  test.each([
+    ['a string span one character before its token (white space miscounted)', '[ "ab"]', [1, 5]],
+    ['a number span one character after its token', '[12 ]', [2, -4]],
+  ])('%s is refused, though the token there has its length', (_name, text, spans) => {
+    expect(checked(text, spans, [])).toThrow(NOT_KEPT);
+  });
+});
+
+describe('the check\'s own tables, in a module loaded afresh (their values are read at load time)', () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+
+  // Each input is repaired by one reading, and uses each entry of its table once.
+  test.each([
+    ['every Python escape of a single-quoted string', String.raw`{'a': 'q\" s\' b\\ a\a b\b f\f n\n r\r t\t v\v'}`, String.raw`{"a": "q\" s' b\\ a\u0007 b\b f\f n\n r\r t\t v\u000b"}`],
+    ['every JSON escape of a double-quoted string with a raw tab', '{"a": "tab\there \\" \\\\ \\/ \\b \\f \\n \\r \\t"}', '{"a": "tab\\there \\" \\\\ / \\b \\f \\n \\r \\t"}'],
+    ['typographic double quotes', '{"a": \u201cq \\n\u201d}', '{"a": "q \\n"}'],
+    ['typographic single quotes', '{"a": \u2018q \\n\u2019}', '{"a": "q \\n"}'],
+    ['a Gemma string', '{"a": <|"|>g "x"<|"|>}', '{"a": "g \\"x\\""}'],
+    ['an empty single-quoted string', "{'a': ''}", '{"a": ""}'],
+  ])('%s is repaired', async (_name, input, output) => {
+    const { coerceArgsJson: fresh } = (await import('../src/index.js')) as typeof import('../src/index.js');
+    expect(fresh(input, { type: 'object' }, { lenient: true })).toBe(output);
   });
 });

@@ -82,8 +82,8 @@ class Matcher implements JsonVisitor {
       const escapes = edit.escapes;
       if (edit.start !== from || edit.end !== to || !isString || escapes === undefined || start !== from + shift || end - start !== length) {
         this.same = false;
-      } else if (!plainSame(this.input, from, to, escapes, this.repaired, start, end)) {
-        if ((value ?? decodeString(this.repaired, start, end)) !== decodeToken(this.input, from, to, escapes)) this.same = false;
+      } else if ((value ?? decodeString(this.repaired, start, end)) !== decodeToken(this.input, from, to, escapes)) {
+        this.same = false;
       }
       return;
     }
@@ -101,25 +101,6 @@ const PYTHON_ESCAPES: Readonly<Record<string, string>> = {
 };
 
 /**
- * True when the input token's content has no backslash (each character stands for itself, in
- * every reading) and the written token's content is the very same characters: the common case,
- * compared in place without a copy. (A quote or control character cannot match: JSON content
- * escapes them.) False means "decode both".
- */
-function plainSame(input: string, from: number, to: number, escapes: Escapes, repaired: string, start: number, end: number): boolean {
-  if (escapes === 'gemma') return false;
-  const open = escapes === 'bare' ? 0 : 1;
-  const length = to - from - 2 * open;
-  if (end - start - 2 !== length) return false;
-  if (open === 1 && input[to - 1] !== CLOSE[input[from]!]) return false;
-  for (let i = 0; i < length; i++) {
-    const code = input.charCodeAt(from + open + i);
-    if (code === 0x5c || code !== repaired.charCodeAt(start + 1 + i)) return false;
-  }
-  return true;
-}
-
-/**
  * The value of the input token at `from`..`to` read with `escapes`, by a decoder of its own: the
  * runs between backslashes as they are, each escape looked up in its reading's table. `undefined` when the token
  * is not one that reading reads (wrong quotes, an escape it does not know, or for `literal` an
@@ -134,7 +115,6 @@ function decodeToken(text: string, from: number, to: number, escapes: Escapes): 
   }
   if (to - from < 2 || text[to - 1] !== CLOSE[text[from]!]) return undefined;
   const content = text.slice(from + 1, to - 1);
-  if (content.indexOf('\\') === -1) return content;
   if (escapes === 'literal') return /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/.test(content) ? undefined : content;
   const table = escapes === 'python' ? PYTHON_ESCAPES : JSON_ESCAPES;
   // Runs between backslashes are copied whole; each escape is looked up on its own.
