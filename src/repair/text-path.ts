@@ -41,7 +41,10 @@ export function rewriteLiterals(text: string, root: PlanNode | null, range: Inte
     rewriter.reset(text, root, range, rules, asEdits);
     scanJson(text, rewriter);
     return rewriter.result(keepRepeats);
+    // Stryker disable next-line BlockStatement: the `finally` emptied leaves no rewriter idle, and each call then makes its own, which starts as one reset (test/mutation-equivalents.md)
   } finally {
+    // Letting go of the last text and rules, no more: the next call's `reset()` sets every field.
+    // Stryker disable next-line StringLiteral,BooleanLiteral: what the idle rewriter holds is never read before the next call's `reset()` (test/mutation-equivalents.md)
     rewriter.reset('', null, range, null, false);
     idle = rewriter;
   }
@@ -63,53 +66,64 @@ const LINEAR_KEYS = 16;
 const CHUNK_CHARS = 1 << 14;
 
 class LiteralRewriter implements JsonVisitor {
-  private text = '';
-  private range: IntegerRange = 'int64';
+  // The fields a call uses are set in one place, `reset()`: the constructor calls it, and every
+  // call does before its scan.
+  private text!: string;
+  private range!: IntegerRange;
   /** The lenient rules, or null when not lenient. */
-  private rules: Rules | null = null;
+  private rules!: Rules | null;
   /** The coercion that decides lenient scalars (its report is not kept), made at the first one. */
-  private coercion: Coercion | null = null;
+  private coercion!: Coercion | null;
   /** The work bits a node needs to be visited: integer positions, and typed ones when lenient. */
-  private work = WORK_INTEGER;
+  private work!: number;
   /** Per open container: its node (null: nothing to rewrite inside), and -1 for an object or an array's items so far. */
+  // Stryker disable next-line ArrayDeclaration: a first entry made up here is never read: `reset()` empties the stack before any call uses it (test/mutation-equivalents.md)
   private readonly nodes: (PlanNode | null)[] = [];
+  // Stryker disable next-line ArrayDeclaration: likewise emptied by `reset()` before any use
   private readonly counts: number[] = [];
   /**
    * Keys seen, per depth: the first `keyCounts[depth]` entries of an array reused from object to
    * object (never truncated), or a Set past `LINEAR_KEYS` keys.
    */
   private readonly keys: string[][] = [];
+  // Stryker disable next-line ArrayDeclaration: `open()` sets an object's entry before any key of it is counted
   private readonly keyCounts: number[] = [];
+  // Stryker disable next-line ArrayDeclaration: `open()` sets an object's entry before any key of it is looked up
   private readonly keySets: (Set<string> | undefined)[] = [];
   /** The node of the next value: the root, or the one its object key chose. */
-  private pending: PlanNode | null = null;
+  private pending!: PlanNode | null;
   /** The current chunk's pieces (null while nothing changed), and its characters so far. */
-  private pieces: string[] | null = null;
-  private size = 0;
+  private pieces!: string[] | null;
+  private size!: number;
   /** The output before the current chunk: flat chunks, and slices of the text too long to copy. */
-  private chunks: string[] | null = null;
-  private copied = 0;
+  private chunks!: string[] | null;
+  private copied!: number;
   /** An object repeats a key: the object model decides (see `rewriteLiterals`). */
-  private duplicate = false;
+  private duplicate!: boolean;
   /** A rule that reshapes objects may apply: the object model decides. */
-  private handOff = false;
+  private handOff!: boolean;
   /** The last key read, the key of the value that follows it in an object. */
-  private lastKey = '';
+  private lastKey!: string;
   /** A root key is one a wrapper puts arguments under (rule `unwrap`, decided at the end). */
-  private wrapper = false;
+  private wrapper!: boolean;
   /**
    * Whether the spans rewritten are the output asked for, and those so far (null until the first).
    * Declared last: ahead of the fields the string output uses, they made the 1 MB call 4% slower
    * (paired runs).
    */
-  private asEdits = false;
-  private edits: TextEditsBuilder | null = null;
+  private asEdits!: boolean;
+  private edits!: TextEditsBuilder | null;
+
+  constructor() {
+    this.reset('', null, 'int64', null, false);
+  }
 
   reset(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asEdits: boolean): void {
     this.text = text;
     this.range = range;
     this.rules = rules;
     this.coercion = null;
+    // Stryker disable next-line ConditionalExpression: lenient work bits in integer mode (`→ false`) only make more positions visited, where no rule then changes anything (test/mutation-equivalents.md); `→ true` is killed, and hidden with it
     this.work = rules === null ? WORK_INTEGER : WORK_INTEGER | WORK_LENIENT;
     this.pending = this.active(root);
     this.pieces = null;
@@ -123,10 +137,8 @@ class LiteralRewriter implements JsonVisitor {
     this.asEdits = asEdits;
     this.edits = null;
     // A scan that completes leaves the stacks empty; only one that threw leaves anything behind.
-    if (this.nodes.length !== 0) {
-      this.nodes.length = 0;
-      this.counts.length = 0;
-    }
+    this.nodes.length = 0;
+    this.counts.length = 0;
   }
 
   /** The output: the string, or the spans rewritten when they were asked for (see `rewriteLiterals`). */
@@ -137,6 +149,7 @@ class LiteralRewriter implements JsonVisitor {
     if (this.asEdits) return this.edits?.build() ?? TextEdits.NONE;
     if (this.pieces === null) return this.text;
     this.add(this.text.slice(this.copied));
+    // Stryker disable next-line ConditionalExpression: with no chunk yet (`→ false`), flushing the pieces as one and joining it gives the same text; `→ true` is killed, and hidden with it
     if (this.chunks === null) return this.pieces.join('');
     this.flush();
     // Concatenating the chunks makes a rope: no second copy of the whole output here.
@@ -149,11 +162,9 @@ class LiteralRewriter implements JsonVisitor {
     this.nodes.push(this.valueNode());
     this.counts.push(isArray ? 0 : -1);
     // Every container starts a key list at its depth: an array's is never read.
+    // Depth grows one level at a time, so each index here is one that exists or the next one.
     const depth = this.nodes.length;
-    while (this.keys.length < depth) {
-      this.keys.push([]);
-      this.keyCounts.push(0);
-    }
+    this.keys[depth - 1] ??= [];
     this.keyCounts[depth - 1] = 0;
     this.keySets[depth - 1] = undefined;
   }
@@ -181,6 +192,7 @@ class LiteralRewriter implements JsonVisitor {
     // A string where strings are accepted stays as it is (see `decide`), unless the position
     // restricts strings to enum members the `enumCase` rule may fold onto: no need to decode it.
     if (node === null || this.rules === null) return;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: a guard that only spares decoding: `decide` leaves a string where strings are accepted, and one no rule folds, as it is (test/mutation-equivalents.md); the killed ones of these mutators are hidden with it
     if ((node.accept & TYPE_BITS.string) !== 0 && !(this.rules.enumCase && foldsEnumCase(node))) return;
     this.decideSpan(decodeString(this.text, start, end), node, start, end);
   }
@@ -196,7 +208,9 @@ class LiteralRewriter implements JsonVisitor {
   number(start: number, end: number): void {
     const node = this.valueNode();
     if (node === null) return;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: `lenient` only spares deciding a number where every number is accepted, or with no rules, where `decide` returns it as it is (test/mutation-equivalents.md); the killed ones are hidden with it
     const lenient = this.rules !== null && (node.accept & NUMBERS) !== NUMBERS;
+    // Stryker disable next-line ConditionalExpression: going on (`→ false`) reaches nothing that rewrites a number at a position neither integer nor lenient (test/mutation-equivalents.md); `→ true` is killed, and hidden with it
     if (!node.integer && !lenient) return;
     if (node.integer) {
       // `N.0…`, the shape float64 pipelines write, read in place (no string made per token): its
@@ -216,6 +230,7 @@ class LiteralRewriter implements JsonVisitor {
       if (literal.startsWith(integer)) this.emit(start + integer.length, '', end);
       else this.emit(start, integer, end);
     }
+    // Stryker disable next-line ConditionalExpression: `decide` with no rules (`→ true`) returns the number as it is (test/mutation-equivalents.md); `→ false` is killed, and hidden with it
     else if (lenient) this.decideSpan(new LosslessNumber(literal), node, start, end);
   }
 
@@ -233,6 +248,7 @@ class LiteralRewriter implements JsonVisitor {
   /** Records `key` in the object at `depth`; true when it was there already. */
   private seen(depth: number, key: string): boolean {
     const set = this.keySets[depth];
+    // Stryker disable next-line ConditionalExpression: past the switch, the linear scan (`→ false`) finds the same repeats, only slower (test/mutation-equivalents.md); `→ true` is killed, and hidden with it
     if (set !== undefined) return set.size === set.add(key).size;
     const list = this.keys[depth]!;
     const count = this.keyCounts[depth]!;
@@ -240,6 +256,7 @@ class LiteralRewriter implements JsonVisitor {
     list[count] = key;
     this.keyCounts[depth] = count + 1;
     // The list never grows past `LINEAR_KEYS + 1` entries: from then on the set takes the keys.
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: when the Set takes over only changes the speed: it and the linear scan find the same repeats (test/mutation-equivalents.md)
     if (count + 1 > LINEAR_KEYS) this.keySets[depth] = new Set(list);
     return false;
   }
@@ -272,6 +289,7 @@ class LiteralRewriter implements JsonVisitor {
 
   /** Appends `piece` to the output: to the current chunk, or as a leaf of its own when it is long. */
   private add(piece: string): void {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: whether a long piece is a leaf of its own or copied into a chunk, the text is the same (test/mutation-equivalents.md)
     if (piece.length >= CHUNK_CHARS) {
       this.flush();
       (this.chunks ??= []).push(piece);
@@ -280,6 +298,7 @@ class LiteralRewriter implements JsonVisitor {
     const pieces = this.pieces!;
     pieces.push(piece);
     this.size += piece.length;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: when a chunk is flattened only changes the memory held on the way, not the text (test/mutation-equivalents.md)
     if (this.size >= CHUNK_CHARS) this.flush();
   }
 
