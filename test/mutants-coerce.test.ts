@@ -139,6 +139,12 @@ describe('the options and edges of the coercion functions', () => {
     expect(coerceArgsJsonEdits(text, integer, { lenient: true }).length).toBe(0);
   });
 
+  test('text the syntax rule repairs: one edit of the whole text, what coerceArgsJson returns', () => {
+    const text = "{'n': 5.0}";
+    expect(coerceArgsJson(text, integer, { lenient: true })).toBe('{"n":5}');
+    expect(listOf(coerceArgsJsonEdits(text, integer, { lenient: true }))).toEqual([{ start: 0, end: text.length, text: '{"n":5}' }]);
+  });
+
   test('an optional null the object path removes: the edits give what coerceArgsJson returns', () => {
     const schema = { type: 'object', properties: { n: { type: 'integer' }, a: { type: 'string' } }, required: ['n'] };
     const text = '{"n": 1.0, "a": null}';

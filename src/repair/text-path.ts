@@ -34,20 +34,18 @@ import { Coercion, decide } from './walk.js';
  */
 export function rewriteLiterals(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asEdits: boolean, keepRepeats = false): string | TextEdits | undefined {
   // One rewriter is reused from call to call (its stacks keep their capacity); a nested call,
-  // should one ever happen, gets a fresh one.
+  // should one ever happen, gets a fresh one, and so does the call after a scan that threw (the
+  // rewriter it left, stacks not empty, is dropped).
   const rewriter = idle ?? new LiteralRewriter();
   idle = undefined;
-  try {
-    rewriter.reset(text, root, range, rules, asEdits);
-    scanJson(text, rewriter);
-    return rewriter.result(keepRepeats);
-    // Stryker disable next-line BlockStatement: the `finally` emptied leaves no rewriter idle, and each call then makes its own, which starts as one reset (test/mutation-equivalents.md)
-  } finally {
-    // Letting go of the last text and rules, no more: the next call's `reset()` sets every field.
-    // Stryker disable next-line StringLiteral,BooleanLiteral: what the idle rewriter holds is never read before the next call's `reset()` (test/mutation-equivalents.md)
-    rewriter.reset('', null, range, null, false);
-    idle = rewriter;
-  }
+  rewriter.reset(text, root, range, rules, asEdits);
+  scanJson(text, rewriter);
+  const output = rewriter.result(keepRepeats);
+  // Letting go of the last text, key and rules, no more: the next call's `reset()` sets every field.
+  // Stryker disable next-line StringLiteral,BooleanLiteral: what the idle rewriter holds is never read before the next call's `reset()` (test/mutation-equivalents.md)
+  rewriter.reset('', null, range, null, false);
+  idle = rewriter;
+  return output;
 }
 
 let idle: LiteralRewriter | undefined;
@@ -66,8 +64,7 @@ const LINEAR_KEYS = 16;
 const CHUNK_CHARS = 1 << 14;
 
 class LiteralRewriter implements JsonVisitor {
-  // The fields a call uses are set in one place, `reset()`: the constructor calls it, and every
-  // call does before its scan.
+  // The fields a call uses are set in one place, `reset()`, which every call runs before its scan.
   private text!: string;
   private range!: IntegerRange;
   /** The lenient rules, or null when not lenient. */
@@ -77,9 +74,7 @@ class LiteralRewriter implements JsonVisitor {
   /** The work bits a node needs to be visited: integer positions, and typed ones when lenient. */
   private work!: number;
   /** Per open container: its node (null: nothing to rewrite inside), and -1 for an object or an array's items so far. */
-  // Stryker disable next-line ArrayDeclaration: a first entry made up here is never read: `reset()` empties the stack before any call uses it (test/mutation-equivalents.md)
   private readonly nodes: (PlanNode | null)[] = [];
-  // Stryker disable next-line ArrayDeclaration: likewise emptied by `reset()` before any use
   private readonly counts: number[] = [];
   /**
    * Keys seen, per depth: the first `keyCounts[depth]` entries of an array reused from object to
@@ -114,10 +109,6 @@ class LiteralRewriter implements JsonVisitor {
   private asEdits!: boolean;
   private edits!: TextEditsBuilder | null;
 
-  constructor() {
-    this.reset('', null, 'int64', null, false);
-  }
-
   reset(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asEdits: boolean): void {
     this.text = text;
     this.range = range;
@@ -132,13 +123,11 @@ class LiteralRewriter implements JsonVisitor {
     this.copied = 0;
     this.duplicate = false;
     this.handOff = false;
+    // Stryker disable next-line StringLiteral: the key is read only after a key of the object sets it; this lets go of the last one (a slice may hold a whole text)
     this.lastKey = '';
     this.wrapper = false;
     this.asEdits = asEdits;
     this.edits = null;
-    // A scan that completes leaves the stacks empty; only one that threw leaves anything behind.
-    this.nodes.length = 0;
-    this.counts.length = 0;
   }
 
   /** The output: the string, or the spans rewritten when they were asked for (see `rewriteLiterals`). */
@@ -164,6 +153,7 @@ class LiteralRewriter implements JsonVisitor {
     // Every container starts a key list at its depth: an array's is never read.
     // Depth grows one level at a time, so each index here is one that exists or the next one.
     const depth = this.nodes.length;
+    // Stryker disable next-line ArrayDeclaration: a list's entries past its count are never read
     this.keys[depth - 1] ??= [];
     this.keyCounts[depth - 1] = 0;
     this.keySets[depth - 1] = undefined;
@@ -212,11 +202,12 @@ class LiteralRewriter implements JsonVisitor {
     const lenient = this.rules !== null && (node.accept & NUMBERS) !== NUMBERS;
     // Stryker disable next-line ConditionalExpression: going on (`→ false`) reaches nothing that rewrites a number at a position neither integer nor lenient (test/mutation-equivalents.md); `→ true` is killed, and hidden with it
     if (!node.integer && !lenient) return;
+    // Stryker disable next-line ConditionalExpression,BlockStatement: the `N.0…` fast path skipped gives the same cut below (see `dot`); `→ true` is killed, and hidden with it
     if (node.integer) {
       // `N.0…`, the shape float64 pipelines write, read in place (no string made per token): its
       // tail is cut, an edit of no new text, as `restoreInteger` would have it.
       const dot = wholeDecimalDot(this.text, start, end);
-      // Stryker disable next-line ConditionalExpression: without the fast path (`dot !== -1` → false) `restoreInteger` below gives the same cut for every `N.0…` it takes (test/mutation-equivalents.md); `→ true` is killed by every test, and hidden with it
+      // Stryker disable next-line ConditionalExpression,BlockStatement: without the fast path (`dot !== -1` → false) `restoreInteger` below gives the same cut for every `N.0…` it takes (test/mutation-equivalents.md); `→ true` is killed by every test, and hidden with it
       if (dot !== -1) {
         this.emit(dot, '', end);
         return;
@@ -226,12 +217,11 @@ class LiteralRewriter implements JsonVisitor {
     const integer = node.integer ? restoreInteger(literal, this.range) : 'not-whole';
     if (integer === literal) return;
     // `5.0` → `5` cuts the literal's tail: an edit of no new text (none is made for it).
-    if (integer !== 'not-whole' && integer !== 'out-of-range') {
-      if (literal.startsWith(integer)) this.emit(start + integer.length, '', end);
-      else this.emit(start, integer, end);
-    }
-    // Stryker disable next-line ConditionalExpression: `decide` with no rules (`→ true`) returns the number as it is (test/mutation-equivalents.md); `→ false` is killed, and hidden with it
-    else if (lenient) this.decideSpan(new LosslessNumber(literal), node, start, end);
+    if (integer === 'not-whole' || integer === 'out-of-range') {
+      // Stryker disable next-line ConditionalExpression: `decide` with no rules (`→ true`) returns the number as it is (test/mutation-equivalents.md); `→ false` is killed, and hidden with it
+      if (lenient) this.decideSpan(new LosslessNumber(literal), node, start, end);
+    } else if (literal.startsWith(integer)) this.emit(start + integer.length, '', end);
+    else this.emit(start, integer, end);
   }
 
   close(): void {
@@ -241,8 +231,9 @@ class LiteralRewriter implements JsonVisitor {
 
   /** True when the value being read is a null its object may drop (see `PlanNode.dropsNull`): the object path decides. */
   private optional(): boolean {
+    // At the root, `counts[-1]` is undefined: no object holds the value.
     const depth = this.nodes.length;
-    return depth > 0 && this.counts[depth - 1] === -1 && this.nodes[depth - 1]!.dropsNull(this.lastKey);
+    return this.counts[depth - 1] === -1 && this.nodes[depth - 1]!.dropsNull(this.lastKey);
   }
 
   /** Records `key` in the object at `depth`; true when it was there already. */
@@ -292,11 +283,12 @@ class LiteralRewriter implements JsonVisitor {
     // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: whether a long piece is a leaf of its own or copied into a chunk, the text is the same (test/mutation-equivalents.md)
     if (piece.length >= CHUNK_CHARS) {
       this.flush();
-      (this.chunks ??= []).push(piece);
+      this.chunks!.push(piece);
       return;
     }
     const pieces = this.pieces!;
     pieces.push(piece);
+    // Stryker disable next-line AssignmentOperator: a size that never reaches the bound makes one chunk of the whole output, the same text (test/mutation-equivalents.md)
     this.size += piece.length;
     // Stryker disable next-line ConditionalExpression,EqualityOperator: when a chunk is flattened only changes the memory held on the way, not the text (test/mutation-equivalents.md)
     if (this.size >= CHUNK_CHARS) this.flush();
