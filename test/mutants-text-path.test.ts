@@ -50,3 +50,42 @@ describe('the first call of a fresh process', () => {
     expect(coerceArgsJson(`{${keys}, "n":1.0, "k3":3}`, schema)).toBe(`{${keys},"n":1}`);
   });
 });
+
+// What the text path writes itself: every byte outside a rewritten token as it came. Each row
+// here would come back compact from the object path, so a rule handing off more than it must
+// (a flattened key, a wrapper, an optional null) shows.
+describe('the text path keeps the text as it came', () => {
+  const schema = {
+    type: 'object',
+    properties: { n: { type: 'integer' }, a: { type: 'array', items: { type: 'integer' } }, o: { type: 'object', properties: { m: { type: 'integer' } } } },
+  };
+
+  test.each([
+    ['an undeclared key under a closed object', '{ "n" : 5.0, "extra": 1 }', '{ "n" : 5, "extra": 1 }'],
+    ['an undeclared wrapper key below the root', '{ "n" : 5.0, "o": { "arguments": 1 } }', '{ "n" : 5, "o": { "arguments": 1 } }'],
+    ['a null array item, not accepted', '{ "n" : 5.0, "a": [ null ] }', '{ "n" : 5, "a": [ null ] }'],
+  ])('lenient, %s', async (_name, input, expected) => {
+    const { coerceArgsJson } = await load();
+    expect(coerceArgsJson(input, schema, { lenient: true })).toBe(expected);
+  });
+
+  test('lenient, a null array item where the array\'s schema also declares the key it is under (an untyped schema)', async () => {
+    const { coerceArgsJson } = await load();
+    // Only an object drops an optional null: this array's own `properties` name `a`, optional.
+    const untyped = { type: 'object', properties: { n: { type: 'integer' }, a: { items: { type: 'integer' }, properties: { a: { type: 'string' } } } } };
+    expect(coerceArgsJson('{ "n" : 5.0, "a": [ null ] }', untyped, { lenient: true })).toBe('{ "n" : 5, "a": [ null ] }');
+  });
+
+  test('a whole number not written `N.0…` loses only its tail: an edit of no new text', async () => {
+    const { coerceArgsJsonEdits } = await import('../src/repair/coerce.js');
+    const { listOf } = await import('./_helpers/text-edits.js');
+    expect(listOf(coerceArgsJsonEdits('{"n":50e-1}', schema))).toEqual([{ start: 6, end: 10, text: '' }]);
+    expect(listOf(coerceArgsJsonEdits('{"n":1.5e1}', schema))).toEqual([{ start: 5, end: 10, text: '15' }]);
+  });
+
+  test('an untouched span longer than a chunk, around a rewrite', async () => {
+    const { coerceArgsJson } = await load();
+    const long = 'x'.repeat(40_000);
+    expect(coerceArgsJson(`{"s":"${long}","n":5.0,"t":"${long}"}`, schema)).toBe(`{"s":"${long}","n":5,"t":"${long}"}`);
+  });
+});

@@ -16,7 +16,6 @@ import { Coercion, walk } from './walk.js';
 export { TextEdits } from './text-edits.js';
 
 const NOTHING: readonly never[] = Object.freeze([]);
-const RANGES: readonly IntegerRange[] = ['int64', 'safe', 'unbounded'];
 
 /**
  * Coerces tool-call arguments against the tool's JSON Schema and reports what it did.
@@ -25,7 +24,9 @@ const RANGES: readonly IntegerRange[] = ['int64', 'safe', 'unbounded'];
  * declares `"integer"` and whose value is whole is rewritten to its integer literal (`5.0` → `5`).
  * With `lenient`, values of the wrong JSON type are converted where that is unambiguous.
  * Pure: never mutates `args` or `schema`, never throws on any value of either; a value it
- * cannot act on stays as it is and is listed in `refusals`.
+ * cannot act on stays as it is and is listed in `refusals`, and so are arguments or a schema
+ * whose reading throws (a hostile getter or Proxy). An error of the library's own is thrown as
+ * it is, never reported as theirs.
  *
  * @param args - Arguments, typically from `parseArgs` so numbers keep their literal text.
  * @param schema - The tool's input JSON Schema. Anything that is not an object schema is a no-op.
@@ -46,6 +47,9 @@ export function coerceArgs(args: unknown, schema: unknown, options?: CoerceOptio
     const value = walk(unwrapped?.inner ?? args, plan, coercion);
     return { value, changes: coercion.changes, refusals: coercion.refusals };
   } catch (error) {
+    // Only a hostile getter or Proxy in the arguments or the schema is theirs to answer for: any
+    // other error is this library's own, thrown as it is.
+    if (!readingThrows(args) && !readingThrows(schema)) throw error;
     return { value: args, changes: NOTHING, refusals: [unreadable(args, error)] };
   }
 }
@@ -81,7 +85,8 @@ export function coerceIntegerArgs<T>(args: T, schema: unknown, options?: CoerceO
  * @param options - `integerRange`, `lenient`, and `toolName` (for the lenient `unwrap` rule).
  * @returns The coerced JSON text.
  * @throws {ArgsParseError} When `text` is not JSON (or not repairable); `truncated: true` when it
- *   was cut off (it is never completed). Nothing partial is returned.
+ *   was cut off (it is never completed). Nothing partial is returned. A schema whose reading
+ *   throws leaves the text as it is; an error of the library's own is thrown as it is.
  * @example
  * coerceArgsJson('{"line":5.0,"column":1.0,"filePath":"server.go"}', schema)
  * // '{"line":5,"column":1,"filePath":"server.go"}'
@@ -120,7 +125,9 @@ function coerceText(text: string, schema: unknown, options: CoerceOptions | unde
       rewritten = rewriteLiterals(text, planOrNull(schema), rangeOf(options?.integerRange), rules, asEdits);
     } catch (error) {
       if (!(error instanceof ArgsParseError)) {
-        // Reading the schema threw (a hostile getter or Proxy): the text stays as it is, if it is JSON.
+        // Reading the schema threw (a hostile getter or Proxy): the text stays as it is, if it is
+        // JSON. Any other error is this library's own, thrown as it is.
+        if (!readingThrows(schema)) throw error;
         readArgsText(text, undefined, false);
         return asEdits ? TextEdits.NONE : text;
       }
@@ -130,8 +137,9 @@ function coerceText(text: string, schema: unknown, options: CoerceOptions | unde
     if (rewritten !== undefined) return rewritten;
   }
   const read = readArgsText(text, schema, syntax, strictError);
-  if (asEdits && strictError === undefined && read.text === text) {
-    // Valid JSON whose repeated keys the read found equal: the spans each occurrence rewrites.
+  if (asEdits && read.text === text) {
+    // Valid JSON (text the strict reading refused never reads as itself) whose repeated keys the
+    // read found equal: the spans each occurrence rewrites.
     const edits = rewriteLiterals(text, planOrNull(schema), rangeOf(options?.integerRange), rules, true, true);
     if (edits !== undefined) return edits;
   }
@@ -153,7 +161,8 @@ function coerceText(text: string, schema: unknown, options: CoerceOptions | unde
  */
 export function formatToolCall(name: string, args: unknown, schema?: unknown, options?: CoerceOptions): string {
   if (args === undefined) return `${name}()`;
-  const shown = schema === undefined ? args : coerceArgs(args, schema, options).value;
+  // With no schema, `coerceArgs` has nothing to do and gives `args` back.
+  const shown = coerceArgs(args, schema, options).value;
   try {
     return `${name}(${stringifyArgs(shown)})`;
   } catch {
@@ -162,7 +171,22 @@ export function formatToolCall(name: string, args: unknown, schema?: unknown, op
 }
 
 function rangeOf(range: unknown): IntegerRange {
-  return range === undefined ? 'int64' : RANGES.includes(range as IntegerRange) ? (range as IntegerRange) : 'int64';
+  return range === 'safe' || range === 'unbounded' ? range : 'int64';
+}
+
+/**
+ * True when reading `value` whole throws: a getter or Proxy trap somewhere in it does. Every own
+ * enumerable property is read, as the plan and the walk read them; an object met twice is read
+ * once (a schema may share or contain its own parts).
+ */
+function readingThrows(value: unknown): boolean {
+  const seen = new Set<unknown>();
+  try {
+    JSON.stringify(value, (_key, part: unknown) => (typeof part !== 'object' || seen.has(part) ? null : (seen.add(part), part)));
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 function unreadable(args: unknown, error: unknown): Refusal {

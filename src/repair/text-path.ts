@@ -34,17 +34,18 @@ import { Coercion, decide } from './walk.js';
  */
 export function rewriteLiterals(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asEdits: boolean, keepRepeats = false): string | TextEdits | undefined {
   // One rewriter is reused from call to call (its stacks keep their capacity); a nested call,
-  // should one ever happen, gets a fresh one.
+  // should one ever happen, gets a fresh one, and so does the call after a scan that threw (the
+  // rewriter it left, stacks not empty, is dropped).
   const rewriter = idle ?? new LiteralRewriter();
   idle = undefined;
-  try {
-    rewriter.reset(text, root, range, rules, asEdits);
-    scanJson(text, rewriter);
-    return rewriter.result(keepRepeats);
-  } finally {
-    rewriter.reset('', null, range, null, false);
-    idle = rewriter;
-  }
+  rewriter.reset(text, root, range, rules, asEdits);
+  scanJson(text, rewriter);
+  const output = rewriter.result(keepRepeats);
+  // Letting go of the last text, key and rules, no more: the next call's `reset()` sets every field.
+  // Stryker disable next-line StringLiteral,BooleanLiteral: what the idle rewriter holds is never read before the next call's `reset()` (test/mutation-equivalents.md)
+  rewriter.reset('', null, range, null, false);
+  idle = rewriter;
+  return output;
 }
 
 let idle: LiteralRewriter | undefined;
@@ -63,14 +64,15 @@ const LINEAR_KEYS = 16;
 const CHUNK_CHARS = 1 << 14;
 
 class LiteralRewriter implements JsonVisitor {
-  private text = '';
-  private range: IntegerRange = 'int64';
+  // The fields a call uses are set in one place, `reset()`, which every call runs before its scan.
+  private text!: string;
+  private range!: IntegerRange;
   /** The lenient rules, or null when not lenient. */
-  private rules: Rules | null = null;
+  private rules!: Rules | null;
   /** The coercion that decides lenient scalars (its report is not kept), made at the first one. */
-  private coercion: Coercion | null = null;
+  private coercion!: Coercion | null;
   /** The work bits a node needs to be visited: integer positions, and typed ones when lenient. */
-  private work = WORK_INTEGER;
+  private work!: number;
   /** Per open container: its node (null: nothing to rewrite inside), and -1 for an object or an array's items so far. */
   private readonly nodes: (PlanNode | null)[] = [];
   private readonly counts: number[] = [];
@@ -79,37 +81,40 @@ class LiteralRewriter implements JsonVisitor {
    * object (never truncated), or a Set past `LINEAR_KEYS` keys.
    */
   private readonly keys: string[][] = [];
+  // Stryker disable next-line ArrayDeclaration: `open()` sets an object's entry before any key of it is counted
   private readonly keyCounts: number[] = [];
+  // Stryker disable next-line ArrayDeclaration: `open()` sets an object's entry before any key of it is looked up
   private readonly keySets: (Set<string> | undefined)[] = [];
   /** The node of the next value: the root, or the one its object key chose. */
-  private pending: PlanNode | null = null;
+  private pending!: PlanNode | null;
   /** The current chunk's pieces (null while nothing changed), and its characters so far. */
-  private pieces: string[] | null = null;
-  private size = 0;
+  private pieces!: string[] | null;
+  private size!: number;
   /** The output before the current chunk: flat chunks, and slices of the text too long to copy. */
-  private chunks: string[] | null = null;
-  private copied = 0;
+  private chunks!: string[] | null;
+  private copied!: number;
   /** An object repeats a key: the object model decides (see `rewriteLiterals`). */
-  private duplicate = false;
+  private duplicate!: boolean;
   /** A rule that reshapes objects may apply: the object model decides. */
-  private handOff = false;
+  private handOff!: boolean;
   /** The last key read, the key of the value that follows it in an object. */
-  private lastKey = '';
+  private lastKey!: string;
   /** A root key is one a wrapper puts arguments under (rule `unwrap`, decided at the end). */
-  private wrapper = false;
+  private wrapper!: boolean;
   /**
    * Whether the spans rewritten are the output asked for, and those so far (null until the first).
    * Declared last: ahead of the fields the string output uses, they made the 1 MB call 4% slower
    * (paired runs).
    */
-  private asEdits = false;
-  private edits: TextEditsBuilder | null = null;
+  private asEdits!: boolean;
+  private edits!: TextEditsBuilder | null;
 
   reset(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asEdits: boolean): void {
     this.text = text;
     this.range = range;
     this.rules = rules;
     this.coercion = null;
+    // Stryker disable next-line ConditionalExpression: lenient work bits in integer mode (`→ false`) only make more positions visited, where no rule then changes anything (test/mutation-equivalents.md); `→ true` is killed, and hidden with it
     this.work = rules === null ? WORK_INTEGER : WORK_INTEGER | WORK_LENIENT;
     this.pending = this.active(root);
     this.pieces = null;
@@ -118,15 +123,11 @@ class LiteralRewriter implements JsonVisitor {
     this.copied = 0;
     this.duplicate = false;
     this.handOff = false;
+    // Stryker disable next-line StringLiteral: the key is read only after a key of the object sets it; this lets go of the last one (a slice may hold a whole text)
     this.lastKey = '';
     this.wrapper = false;
     this.asEdits = asEdits;
     this.edits = null;
-    // A scan that completes leaves the stacks empty; only one that threw leaves anything behind.
-    if (this.nodes.length !== 0) {
-      this.nodes.length = 0;
-      this.counts.length = 0;
-    }
   }
 
   /** The output: the string, or the spans rewritten when they were asked for (see `rewriteLiterals`). */
@@ -137,6 +138,7 @@ class LiteralRewriter implements JsonVisitor {
     if (this.asEdits) return this.edits?.build() ?? TextEdits.NONE;
     if (this.pieces === null) return this.text;
     this.add(this.text.slice(this.copied));
+    // Stryker disable next-line ConditionalExpression: with no chunk yet (`→ false`), flushing the pieces as one and joining it gives the same text; `→ true` is killed, and hidden with it
     if (this.chunks === null) return this.pieces.join('');
     this.flush();
     // Concatenating the chunks makes a rope: no second copy of the whole output here.
@@ -149,11 +151,10 @@ class LiteralRewriter implements JsonVisitor {
     this.nodes.push(this.valueNode());
     this.counts.push(isArray ? 0 : -1);
     // Every container starts a key list at its depth: an array's is never read.
+    // Depth grows one level at a time, so each index here is one that exists or the next one.
     const depth = this.nodes.length;
-    while (this.keys.length < depth) {
-      this.keys.push([]);
-      this.keyCounts.push(0);
-    }
+    // Stryker disable next-line ArrayDeclaration: a list's entries past its count are never read
+    this.keys[depth - 1] ??= [];
     this.keyCounts[depth - 1] = 0;
     this.keySets[depth - 1] = undefined;
   }
@@ -181,6 +182,7 @@ class LiteralRewriter implements JsonVisitor {
     // A string where strings are accepted stays as it is (see `decide`), unless the position
     // restricts strings to enum members the `enumCase` rule may fold onto: no need to decode it.
     if (node === null || this.rules === null) return;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: a guard that only spares decoding: `decide` leaves a string where strings are accepted, and one no rule folds, as it is (test/mutation-equivalents.md); the killed ones of these mutators are hidden with it
     if ((node.accept & TYPE_BITS.string) !== 0 && !(this.rules.enumCase && foldsEnumCase(node))) return;
     this.decideSpan(decodeString(this.text, start, end), node, start, end);
   }
@@ -196,13 +198,16 @@ class LiteralRewriter implements JsonVisitor {
   number(start: number, end: number): void {
     const node = this.valueNode();
     if (node === null) return;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: `lenient` only spares deciding a number where every number is accepted, or with no rules, where `decide` returns it as it is (test/mutation-equivalents.md); the killed ones are hidden with it
     const lenient = this.rules !== null && (node.accept & NUMBERS) !== NUMBERS;
+    // Stryker disable next-line ConditionalExpression: going on (`→ false`) reaches nothing that rewrites a number at a position neither integer nor lenient (test/mutation-equivalents.md); `→ true` is killed, and hidden with it
     if (!node.integer && !lenient) return;
+    // Stryker disable next-line ConditionalExpression,BlockStatement: the `N.0…` fast path skipped gives the same cut below (see `dot`); `→ true` is killed, and hidden with it
     if (node.integer) {
       // `N.0…`, the shape float64 pipelines write, read in place (no string made per token): its
       // tail is cut, an edit of no new text, as `restoreInteger` would have it.
       const dot = wholeDecimalDot(this.text, start, end);
-      // Stryker disable next-line ConditionalExpression: without the fast path (`dot !== -1` → false) `restoreInteger` below gives the same cut for every `N.0…` it takes (test/mutation-equivalents.md); `→ true` is killed by every test, and hidden with it
+      // Stryker disable next-line ConditionalExpression,BlockStatement: without the fast path (`dot !== -1` → false) `restoreInteger` below gives the same cut for every `N.0…` it takes (test/mutation-equivalents.md); `→ true` is killed by every test, and hidden with it
       if (dot !== -1) {
         this.emit(dot, '', end);
         return;
@@ -212,11 +217,11 @@ class LiteralRewriter implements JsonVisitor {
     const integer = node.integer ? restoreInteger(literal, this.range) : 'not-whole';
     if (integer === literal) return;
     // `5.0` → `5` cuts the literal's tail: an edit of no new text (none is made for it).
-    if (integer !== 'not-whole' && integer !== 'out-of-range') {
-      if (literal.startsWith(integer)) this.emit(start + integer.length, '', end);
-      else this.emit(start, integer, end);
-    }
-    else if (lenient) this.decideSpan(new LosslessNumber(literal), node, start, end);
+    if (integer === 'not-whole' || integer === 'out-of-range') {
+      // Stryker disable next-line ConditionalExpression: `decide` with no rules (`→ true`) returns the number as it is (test/mutation-equivalents.md); `→ false` is killed, and hidden with it
+      if (lenient) this.decideSpan(new LosslessNumber(literal), node, start, end);
+    } else if (literal.startsWith(integer)) this.emit(start + integer.length, '', end);
+    else this.emit(start, integer, end);
   }
 
   close(): void {
@@ -226,13 +231,15 @@ class LiteralRewriter implements JsonVisitor {
 
   /** True when the value being read is a null its object may drop (see `PlanNode.dropsNull`): the object path decides. */
   private optional(): boolean {
+    // At the root, `counts[-1]` is undefined: no object holds the value.
     const depth = this.nodes.length;
-    return depth > 0 && this.counts[depth - 1] === -1 && this.nodes[depth - 1]!.dropsNull(this.lastKey);
+    return this.counts[depth - 1] === -1 && this.nodes[depth - 1]!.dropsNull(this.lastKey);
   }
 
   /** Records `key` in the object at `depth`; true when it was there already. */
   private seen(depth: number, key: string): boolean {
     const set = this.keySets[depth];
+    // Stryker disable next-line ConditionalExpression: past the switch, the linear scan (`→ false`) finds the same repeats, only slower (test/mutation-equivalents.md); `→ true` is killed, and hidden with it
     if (set !== undefined) return set.size === set.add(key).size;
     const list = this.keys[depth]!;
     const count = this.keyCounts[depth]!;
@@ -240,6 +247,7 @@ class LiteralRewriter implements JsonVisitor {
     list[count] = key;
     this.keyCounts[depth] = count + 1;
     // The list never grows past `LINEAR_KEYS + 1` entries: from then on the set takes the keys.
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: when the Set takes over only changes the speed: it and the linear scan find the same repeats (test/mutation-equivalents.md)
     if (count + 1 > LINEAR_KEYS) this.keySets[depth] = new Set(list);
     return false;
   }
@@ -272,14 +280,17 @@ class LiteralRewriter implements JsonVisitor {
 
   /** Appends `piece` to the output: to the current chunk, or as a leaf of its own when it is long. */
   private add(piece: string): void {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: whether a long piece is a leaf of its own or copied into a chunk, the text is the same (test/mutation-equivalents.md)
     if (piece.length >= CHUNK_CHARS) {
       this.flush();
-      (this.chunks ??= []).push(piece);
+      this.chunks!.push(piece);
       return;
     }
     const pieces = this.pieces!;
     pieces.push(piece);
+    // Stryker disable next-line AssignmentOperator: a size that never reaches the bound makes one chunk of the whole output, the same text (test/mutation-equivalents.md)
     this.size += piece.length;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: when a chunk is flattened only changes the memory held on the way, not the text (test/mutation-equivalents.md)
     if (this.size >= CHUNK_CHARS) this.flush();
   }
 
