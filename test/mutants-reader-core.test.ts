@@ -2,8 +2,11 @@
  * The tolerant reader's tables and main loop (`src/json/repair/reader.ts`: its constants,
  * `readTolerant`, `read()` and `key()`) through the public entry points, by the rows of
  * `fixtures/reader`: number and literal spellings, code fences and blank text, layout and
- * comments, stray brackets, and the tool-call markup of each serving engine's format, named;
- * and, for every text of those rows and of `fixtures/wild` that reads, that the reading's edits
+ * comments, stray brackets, the tool-call markup of each serving engine's format, named, and the
+ * reader's second half (`scalar()` on, `scalars.json`): where a number ends and where it is cut
+ * off, bare words named in a refusal, what may follow the arguments, a root string's own rewriting
+ * behind an envelope, characters between tokens that open no comment, and what a line comment
+ * leaves of its line end; and, for every text of those rows and of `fixtures/wild` that reads, that the reading's edits
  * are what applying them assumes: in text order, none overlapping another.
  *
  * The reader's patterns and word lists are module constants, built once when the module loads,
@@ -13,11 +16,13 @@
 import { beforeEach, describe, expect, test, vi } from 'vitest';
 import * as api from '../src/index.js';
 import { readTolerant } from '../src/json/repair/reader.js';
-import { loadFixtures } from './_helpers/fixtures.js';
+import { deepFreeze, loadFixtures } from './_helpers/fixtures.js';
 
 /** A row of `fixtures/reader`: a model's text, and its repaired text and rules, or its refusal. */
 interface ReaderRow {
   readonly name: string;
+  /** The tool's schema, when the row is about one; any value otherwise. */
+  readonly schema?: unknown;
   readonly input: string;
   /** The repaired text, exactly as it is dispatched. */
   readonly json?: string;
@@ -25,7 +30,7 @@ interface ReaderRow {
   readonly error?: { readonly truncated: boolean; readonly reason: string; readonly position: number };
 }
 
-type Entry = Pick<typeof api, 'coerceArgsJson' | 'prepareToolCall'>;
+type Entry = Pick<typeof api, 'ArgsParseError' | 'coerceArgsJson' | 'prepareToolCall'>;
 
 /** Any value: the rows are about the syntax, not the schema. */
 const ANY = {};
@@ -37,10 +42,13 @@ for (const { file, cases } of files) {
   }
 }
 
-function check({ coerceArgsJson, prepareToolCall }: Entry, row: ReaderRow): void {
-  const call = prepareToolCall(row.input, ANY, { lenient: true });
+function check({ ArgsParseError, coerceArgsJson, prepareToolCall }: Entry, row: ReaderRow): void {
+  const schema = deepFreeze(row.schema ?? ANY);
+  const call = prepareToolCall(row.input, schema, { lenient: true });
   if (row.error !== undefined) {
     expect(call.ok, row.name).toBe(false);
+    expect(call.args, row.name).toBeUndefined();
+    expect(() => coerceArgsJson(row.input, schema, { lenient: true }), row.name).toThrow(ArgsParseError);
     const { truncated, reason, position } = call.parseError ?? {};
     expect({ truncated, position }, row.name).toEqual({ truncated: row.error.truncated, position: row.error.position });
     expect(reason, row.name).toContain(row.error.reason);
@@ -48,7 +56,7 @@ function check({ coerceArgsJson, prepareToolCall }: Entry, row: ReaderRow): void
   }
   expect(call.ok, row.name).toBe(true);
   expect(call.json, row.name).toBe(row.json);
-  expect(coerceArgsJson(row.input, ANY, { lenient: true }), row.name).toBe(row.json);
+  expect(coerceArgsJson(row.input, schema, { lenient: true }), row.name).toBe(row.json);
   expect(call.changes.map((change) => change.rule), row.name).toEqual(row.changes);
 }
 
