@@ -72,8 +72,8 @@ function outcome(lib, file, row) {
       return { ...result, errors: result.errors?.map(({ path, keyword, message }) => ({ path, keyword, message })) };
     });
   }
-  // The wild tables run lenient unless a row says otherwise, as their own suite does.
-  const options = row.options ?? (file.startsWith('wild/') ? { lenient: true } : undefined);
+  // The wild and reader tables run lenient unless a row says otherwise, as their own suites do.
+  const options = row.options ?? (file.startsWith('wild/') || file.startsWith('reader/') ? { lenient: true } : undefined);
   return coercionRow(lib, row, options);
 }
 
