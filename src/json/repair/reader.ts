@@ -239,8 +239,10 @@ class Reader {
       NUMBER.lastIndex = at;
       if (!NUMBER.test(body)) {
         if (at + 1 >= body.length) source.cut(at, 'the text ends inside a number');
+        // A sign before a word: the word named when it is a refused one (`-Infinity`), else a
+        // bad number. Never a cut: no word a sign may lead, whole or cut off, is a JSON value.
         WORD.lastIndex = at + 1;
-        if (WORD.test(body)) this.word(at + 1, WORD.lastIndex);
+        if (WORD.test(body)) this.refused(at + 1, body.slice(at + 1, WORD.lastIndex));
         source.fail(at, 'Invalid number');
       }
       const end = NUMBER.lastIndex;
@@ -278,9 +280,14 @@ class Reader {
       this.i = end;
       return;
     }
-    if (REFUSED_WORDS.includes(word)) source.fail(at, `${word} is not a JSON value and has no JSON spelling`);
+    this.refused(at, word);
     if (end >= body.length && ALL_WORDS.some((known) => known.startsWith(word))) source.cut(at, 'the text ends inside a literal');
     source.fail(at, `Unexpected text ${JSON.stringify(word.length > 20 ? `${word.slice(0, 20)}…` : word)} where a value must be`);
+  }
+
+  /** Refuses `word` at `at` by its name when it is one of the words JSON has no spelling for. */
+  private refused(at: number, word: string): void {
+    if (REFUSED_WORDS.includes(word)) this.source.fail(at, `${word} is not a JSON value and has no JSON spelling`);
   }
 
   /** Reads a string token at `at`, recording it and its rewriting (or its pending reading). */
