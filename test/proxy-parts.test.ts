@@ -231,6 +231,7 @@ describe('readHead', () => {
     ['escaped names', '{"id":3,"method":"tools\\/call","params":{"name":"caf\\u00e9"}}', { method: 'tools/call', id: 3, idSpan: { start: 6, end: 7 }, name: 'café', cursor: false }],
     ['params as an array', '{"id":4,"method":"tools/call","params":[{"name":"a","arguments":{}}]}', { method: 'tools/call', id: 4, idSpan: { start: 6, end: 7 }, cursor: false }],
     ['a name and arguments deeper than params', '{"id":5,"method":"tools/call","params":{"x":{"name":"a","arguments":{}}}}', { method: 'tools/call', id: 5, idSpan: { start: 6, end: 7 }, cursor: false }],
+    ['a method that is an array holding a string: no method', '{"id":4,"method":["tools/call"],"params":{"name":"a","arguments":{}}}', { method: undefined, id: 4, idSpan: { start: 6, end: 7 }, name: 'a', cursor: false, args: { start: 65, end: 67, unread: false } }],
     ['a response', '{"jsonrpc":"2.0","id":6,"result":{"tools":[]}}', { id: 6, idSpan: { start: 22, end: 23 }, cursor: false }],
   ])('%s', (_name, text, expected) => {
     expect(readHead(text, false)).toEqual(expected);
@@ -511,6 +512,8 @@ describe('CallShapes', () => {
     ['not JSON after the arguments', call('2', '{"a":1}]')],
     ['an id ending in the key readHead looks for first', call('"arguments"', '{"a":}')],
     ['an id ending in the key, escaped', call('"\\"arguments"', '{"a":1}')],
+    ['a string id with an escape JSON has not', call('"a\\q"', '{"a":1}')],
+    ['a string id past ASCII with a control character', call('"é\u0001"', '{"a":1}')],
   ])('no match: %s', (_name, text) => {
     expect(learned(call('1', '{"a":5.0}')).match(text)).toBeUndefined();
   });
