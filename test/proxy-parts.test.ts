@@ -77,6 +77,22 @@ describe('LineReader', () => {
     expect(lines[0]!.buffer).toBe(chunk.buffer);
   });
 
+  test('a line begun in one chunk and ended by the next one\'s first byte, or by the stream\'s end, is a slice of the chunk it came in, though a chunk of whole lines came before it', () => {
+    /** A chunk in memory of its own (small `Buffer.from`s share one pool). */
+    const own = (text: string): Buffer => {
+      const bytes = Buffer.alloc(text.length);
+      bytes.write(text, 'latin1');
+      return bytes;
+    };
+    const chunks = [own('ab\n'), own('cd'), own('\nef')];
+    const lines: Line[] = [];
+    const reader = new LineReader({ line: (line) => lines.push(line), through: () => undefined, passes: () => false, streams: () => false });
+    for (const chunk of chunks) reader.push(chunk);
+    reader.end();
+    expect(lines.map(image)).toEqual(['ab', 'cd', 'ef']);
+    expect(lines.map((line) => chunks.findIndex((chunk) => chunk.buffer === line.buffer))).toEqual([0, 1, 2]);
+  });
+
   test('property: lines read whole past any limit, from chunks of any size, are the stream\'s lines byte for byte', () => {
     const stream = fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes.map((byte) => (byte % 40 === 0 ? 0x0a : byte))));
     fc.assert(
