@@ -77,6 +77,22 @@ describe('LineReader', () => {
     expect(lines[0]!.buffer).toBe(chunk.buffer);
   });
 
+  test('a line begun in one chunk and ended by the next one\'s first byte, or by the stream\'s end, is a slice of the chunk it came in, though a chunk of whole lines came before it', () => {
+    /** A chunk in memory of its own (small `Buffer.from`s share one pool). */
+    const own = (text: string): Buffer => {
+      const bytes = Buffer.alloc(text.length);
+      bytes.write(text, 'latin1');
+      return bytes;
+    };
+    const chunks = [own('ab\n'), own('cd'), own('\nef')];
+    const lines: Line[] = [];
+    const reader = new LineReader({ line: (line) => lines.push(line), through: () => undefined, passes: () => false, streams: () => false });
+    for (const chunk of chunks) reader.push(chunk);
+    reader.end();
+    expect(lines.map(image)).toEqual(['ab', 'cd', 'ef']);
+    expect(lines.map((line) => chunks.findIndex((chunk) => chunk.buffer === line.buffer))).toEqual([0, 1, 2]);
+  });
+
   test('property: lines read whole past any limit, from chunks of any size, are the stream\'s lines byte for byte', () => {
     const stream = fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes.map((byte) => (byte % 40 === 0 ? 0x0a : byte))));
     fc.assert(
@@ -231,6 +247,7 @@ describe('readHead', () => {
     ['escaped names', '{"id":3,"method":"tools\\/call","params":{"name":"caf\\u00e9"}}', { method: 'tools/call', id: 3, idSpan: { start: 6, end: 7 }, name: 'café', cursor: false }],
     ['params as an array', '{"id":4,"method":"tools/call","params":[{"name":"a","arguments":{}}]}', { method: 'tools/call', id: 4, idSpan: { start: 6, end: 7 }, cursor: false }],
     ['a name and arguments deeper than params', '{"id":5,"method":"tools/call","params":{"x":{"name":"a","arguments":{}}}}', { method: 'tools/call', id: 5, idSpan: { start: 6, end: 7 }, cursor: false }],
+    ['a method that is an array holding a string: no method', '{"id":4,"method":["tools/call"],"params":{"name":"a","arguments":{}}}', { method: undefined, id: 4, idSpan: { start: 6, end: 7 }, name: 'a', cursor: false, args: { start: 65, end: 67, unread: false } }],
     ['a response', '{"jsonrpc":"2.0","id":6,"result":{"tools":[]}}', { id: 6, idSpan: { start: 22, end: 23 }, cursor: false }],
   ])('%s', (_name, text, expected) => {
     expect(readHead(text, false)).toEqual(expected);
@@ -511,6 +528,8 @@ describe('CallShapes', () => {
     ['not JSON after the arguments', call('2', '{"a":1}]')],
     ['an id ending in the key readHead looks for first', call('"arguments"', '{"a":}')],
     ['an id ending in the key, escaped', call('"\\"arguments"', '{"a":1}')],
+    ['a string id with an escape JSON has not', call('"a\\q"', '{"a":1}')],
+    ['a string id past ASCII with a control character', call('"é\u0001"', '{"a":1}')],
   ])('no match: %s', (_name, text) => {
     expect(learned(call('1', '{"a":5.0}')).match(text)).toBeUndefined();
   });

@@ -16,6 +16,8 @@ const NEWLINE = 0x0a;
 const IMAGED_UP_TO = 1 << 20;
 /** A line read whole is copied into blocks of this many bytes (what a pipe delivers at most at a time). */
 const BLOCK = 1 << 16;
+/** The end of the stream, completing a last line with no bytes. */
+const NOTHING = Buffer.alloc(0);
 
 /** A line: its bytes. */
 export type Line = Buffer;
@@ -72,7 +74,7 @@ export class LineReader {
     if (this.streaming || this.pendingSize > 0) {
       const at = chunk.indexOf(NEWLINE);
       if (at === -1) {
-        this.grow(chunk, 0);
+        this.continueLine(chunk);
         return;
       }
       if (this.streaming) {
@@ -121,11 +123,11 @@ export class LineReader {
   /** The stream ended: a last line without a newline is handed over as it is. */
   end(): void {
     if (this.pendingSize === 0 || this.streaming) return;
-    this.sink.line(this.take(undefined, 0), false);
+    this.sink.line(this.take(NOTHING, 0), false);
   }
 
   /** The line being read, completed by `chunk` up to `to`; the reader is ready for the next. */
-  private take(chunk: Buffer | undefined, to: number): Line {
+  private take(chunk: Buffer, to: number): Line {
     const blocks = this.blocks;
     const pending = this.pending;
     const size = this.pendingSize + to;
@@ -133,25 +135,31 @@ export class LineReader {
     this.pending = [];
     this.pendingSize = 0;
     if (blocks !== null) {
-      if (chunk !== undefined) this.append(blocks, chunk, 0, to);
+      this.append(blocks, chunk, 0, to);
       // The blocks are let go once joined: the line keeps no more than its own bytes.
       return blocks.length === 1 ? blocks[0]!.subarray(0, size) : Buffer.concat(blocks, size);
     }
-    if (chunk !== undefined && to > 0) pending.push(chunk.subarray(0, to));
+    if (to > 0) pending.push(chunk.subarray(0, to));
     return pending.length === 1 ? pending[0]! : Buffer.concat(pending);
   }
 
-  /** Keeps `chunk` from `from` on as the start (or the next piece) of a line. */
-  private grow(chunk: Buffer, from: number): void {
+  /** Takes `chunk`, which holds no newline, as the next piece of the line being read. */
+  private continueLine(chunk: Buffer): void {
     if (this.streaming) {
-      this.sink.through(from === 0 ? chunk : chunk.subarray(from));
-      return;
+      this.sink.through(chunk);
+    } else if (this.blocks !== null) {
+      this.append(this.blocks, chunk, 0, chunk.length);
+      this.pendingSize += chunk.length;
+    } else {
+      this.grow(chunk, 0);
     }
-    if (this.blocks !== null) {
-      this.append(this.blocks, chunk, from, chunk.length);
-      this.pendingSize += chunk.length - from;
-      return;
-    }
+  }
+
+  /**
+   * Keeps `chunk` from `from` on as the start (or the next piece) of a line within the limit; past
+   * it, the sink is asked whether to stream the line or read it whole.
+   */
+  private grow(chunk: Buffer, from: number): void {
     this.pendingSize += chunk.length - from;
     this.pending.push(chunk.subarray(from));
     if (this.pendingSize <= this.limit) return;

@@ -60,7 +60,6 @@ class HttpUpstream {
   private first: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly aborter = new AbortController();
-  private listening = false;
   /** The id of the last event on the GET stream, sent as `Last-Event-ID` when it is opened again. */
   private lastEventId: string | undefined;
   /** How long to wait before opening the GET stream again (the server's `retry:` when it gave one). */
@@ -119,7 +118,8 @@ class HttpUpstream {
         return;
       }
       await this.read(response, isFirst);
-      if (isFirst) this.listen();
+      // Only one message is the first: the GET stream is opened once.
+      if (isFirst) void this.stream();
     } catch (error) {
       if (isFirst) opened();
       if (!this.aborter.signal.aborted) this.refuse(body, `${this.shown} ${whyUnreachable(error)}`);
@@ -162,17 +162,11 @@ class HttpUpstream {
     parser.feed(decoder.decode());
   }
 
-  /** Opens the GET stream for the server's own messages; a server without one answers 405. */
-  private listen(): void {
-    if (this.listening || this.closed) return;
-    this.listening = true;
-    void this.stream();
-  }
-
   /**
-   * Reads the GET stream, and when it ends or breaks opens it again after the retry delay with
-   * `Last-Event-ID`, so a server that keeps its events resumes where the stream stopped. A server
-   * that refuses the stream (405, 409, …) is not asked again.
+   * Reads the GET stream, the server's own messages (a server without one answers 405), opened
+   * once, after the first message's answer; when it ends or breaks it is opened again after the
+   * retry delay with `Last-Event-ID`, so a server that keeps its events resumes where the stream
+   * stopped. A server that refuses the stream (405, 409, …) is not asked again.
    */
   private async stream(): Promise<void> {
     while (!this.closed) {
@@ -193,8 +187,9 @@ class HttpUpstream {
 
   /** One message from the server, on one line: a newline in JSON can only be white space. */
   private deliver(bytes: Buffer, isFirst: boolean): void {
-    for (let at = bytes.indexOf(LF); at !== -1; at = bytes.indexOf(LF, at + 1)) bytes[at] = SPACE;
-    for (let at = bytes.indexOf(CR); at !== -1; at = bytes.indexOf(CR, at + 1)) bytes[at] = SPACE;
+    // Each search goes on from the byte just made a space.
+    for (let at = bytes.indexOf(LF); at !== -1; at = bytes.indexOf(LF, at)) bytes[at] = SPACE;
+    for (let at = bytes.indexOf(CR); at !== -1; at = bytes.indexOf(CR, at)) bytes[at] = SPACE;
     if (isFirst && this.protocolVersion === undefined) this.protocolVersion = protocolVersionOf(bytes);
     this.side.session.fromServer(bytes, true);
   }
