@@ -32,15 +32,17 @@ function build(Builder: typeof TextEditsBuilder, edits: readonly Plain[]): TextE
 }
 
 describe.each([0, 1, 2, 5, 6, 11, 768, 1_536, 2_000])('%i edits through the builder', (count) => {
+  // Built inside each test, so that Stryker's per-test coverage credits the building to the test.
   const edits = sample(count);
-  const built = build(TextEditsBuilder, edits);
 
   test('every edit comes back, in order, with its span and its replacement', () => {
+    const built = build(TextEditsBuilder, edits);
     expect(built.length).toBe(count);
     expect(plain(built)).toEqual(edits);
   });
 
   test('the replacements are one text, and each edit knows where its own lies in it', () => {
+    const built = build(TextEditsBuilder, edits);
     expect(built.texts).toBe(edits.map((edit) => edit.text).join(''));
     let at = 0;
     for (let i = 0; i < count; i++) {
@@ -68,15 +70,16 @@ test('one edit, and no edit', () => {
 
 describe('moved', () => {
   const edits = sample(7);
-  const built = build(TextEditsBuilder, edits);
 
   test('gives the same replacements over the spans the function maps each place to', () => {
+    const built = build(TextEditsBuilder, edits);
     const moved = built.moved((offset) => offset * 2 + 1);
     expect(moved && plain(moved)).toEqual(edits.map(({ start, end, text }) => ({ start: start * 2 + 1, end: end * 2 + 1, text })));
     expect(plain(built)).toEqual(edits);
   });
 
   test('gives undefined when a start or an end has no place, and leaves the edits as they were', () => {
+    const built = build(TextEditsBuilder, edits);
     const lastStart = edits[6]!.start;
     const lastEnd = edits[6]!.end;
     expect(built.moved((offset) => (offset === lastStart ? -1 : offset))).toBeUndefined();
@@ -86,6 +89,7 @@ describe('moved', () => {
   });
 
   test('of edits with room to spare maps only the edits there are', () => {
+    const built = build(TextEditsBuilder, edits);
     const places: number[] = [];
     built.moved((offset) => (places.push(offset), offset));
     expect(places).toEqual(edits.flatMap(({ start, end }) => [start, end]));
