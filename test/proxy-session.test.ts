@@ -158,3 +158,150 @@ describe('the session\'s options', () => {
     session.stop();
   });
 });
+
+/** A session wired to arrays, its reports kept too, with the tool `t` (SCHEMA) listed by the client. */
+function listed(options: ProxyOptions = {}) {
+  const toServer: string[] = [];
+  const toClient: string[] = [];
+  const reports: Record<string, unknown>[] = [];
+  const session = new ProxySession(options, {
+    toServer: (pieces: readonly Piece[]) => toServer.push(Buffer.concat(pieces.map(bytesOf)).toString('utf8')),
+    toClient: (piece: Piece) => toClient.push(bytesOf(piece).toString('utf8')),
+    report: (entry) => reports.push(entry),
+  });
+  session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'), true);
+  session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [{ name: 't', inputSchema: SCHEMA }] } })), true);
+  toServer.length = 0;
+  toClient.length = 0;
+  return { session, toServer, toClient, reports };
+}
+
+describe('what a call reports and when it is answered instead of forwarded', () => {
+  const UNDECLARED = CALL.replace('"n":2.0', '"n":2.0,"x":1');
+  const rejects = () => ({ ok: false, message: 'no, says the validator' });
+
+  test('no log, verbose, validator or rejectUndeclared: nothing is reported, the call goes on repaired', () => {
+    const { session, toServer, toClient, reports } = listed();
+    session.fromClient(Buffer.from(UNDECLARED), true);
+    session.stop();
+    expect(reports).toEqual([]);
+    expect(toClient).toEqual([]);
+    expect(toServer).toEqual([UNDECLARED.replace('"n":2.0', '"n":2') + '\n']);
+  });
+
+  test.each<[string, ProxyOptions]>([
+    ['log', { log: '/nowhere.jsonl' }],
+    ['verbose', { verbose: true }],
+  ])('%s alone: the change is reported, an undeclared key goes on, nothing is answered', (_, options) => {
+    const { session, toServer, toClient, reports } = listed(options);
+    session.fromClient(Buffer.from(UNDECLARED), true);
+    session.stop();
+    expect(reports.map((entry) => [entry.kind, entry.tool])).toEqual([['change', 't']]);
+    expect(toClient).toEqual([]);
+    expect(toServer).toEqual([UNDECLARED.replace('"n":2.0', '"n":2') + '\n']);
+  });
+
+  test('rejectUndeclared: a call with an undeclared key is answered with an isError result, never forwarded; a clean one goes on', () => {
+    const { session, toServer, toClient, reports } = listed({ rejectUndeclared: true });
+    session.fromClient(Buffer.from(UNDECLARED), true);
+    expect(toServer).toEqual([]);
+    expect(toClient).toHaveLength(1);
+    const answer = JSON.parse(toClient[0]!) as { id: number; result: { isError: boolean; content: { type: string; text: string }[] } };
+    expect(answer.id).toBe(7);
+    expect(answer.result.isError).toBe(true);
+    expect(answer.result.content[0]!.type).toBe('text');
+    expect(answer.result.content[0]!.text).toContain('x');
+    expect(reports.filter((entry) => entry.kind === 'rejection')).toEqual([{ kind: 'rejection', tool: 't', message: answer.result.content[0]!.text }]);
+    session.fromClient(Buffer.from(CALL), true);
+    session.stop();
+    expect(toServer).toEqual([CALL.replace('"n":2.0', '"n":2') + '\n']);
+  });
+
+  test('a validator that refuses: the call is answered with its message; one that accepts: the call goes on', () => {
+    const seen: unknown[] = [];
+    const { session, toServer, toClient } = listed({ validator: (args) => (seen.push(args), rejects()) });
+    session.fromClient(Buffer.from(CALL), true);
+    expect(seen).toHaveLength(1);
+    expect(toServer).toEqual([]);
+    expect((JSON.parse(toClient[0]!) as { result: { content: { text: string }[] } }).result.content[0]!.text).toContain('no, says the validator');
+    session.stop();
+    const accepting = listed({ validator: () => ({ ok: true }) });
+    accepting.session.fromClient(Buffer.from(UNDECLARED), true);
+    accepting.session.stop();
+    expect(accepting.toClient).toEqual([]);
+    expect(accepting.toServer).toEqual([UNDECLARED.replace('"n":2.0', '"n":2') + '\n']);
+  });
+});
+
+describe('syntax repair (lenient) and the arguments the head only located', () => {
+  const LOOSE = CALL.replace('{"n":2.0}', '{n:2.0}');
+  test.each<[string, ProxyOptions]>([
+    ['true', { lenient: true }],
+    ['{}', { lenient: {} }],
+    ['{ syntax: false }', { lenient: { syntax: false } }],
+    ['false', { lenient: false }],
+    ['undefined', {}],
+  ])('lenient %s: arguments that are not JSON make the line not JSON, which goes on as it came', (_, options) => {
+    const { session, toServer, toClient } = listed(options);
+    session.fromClient(Buffer.from(LOOSE), true);
+    session.stop();
+    expect(toClient).toEqual([]);
+    expect(toServer).toEqual([LOOSE + '\n']);
+  });
+
+  const TWO = CALL.replace('{"n":2.0}', JSON.stringify('{"n":1} {"n":2}'));
+  test.each<[string, ProxyOptions, boolean]>([
+    ['true', { lenient: true }, true],
+    ['{}', { lenient: {} }, true],
+    ['{ syntax: false }', { lenient: { syntax: false } }, false],
+    ['false', { lenient: false }, false],
+    ['undefined', {}, false],
+  ])('lenient %s: arguments given as a string holding two values are answered only under syntax repair (%s)', (_, options, answered) => {
+    const { session, toServer, toClient } = listed(options);
+    session.fromClient(Buffer.from(TWO), true);
+    session.stop();
+    if (answered) {
+      expect(toServer).toEqual([]);
+      expect(toClient).toHaveLength(1);
+      expect(toClient[0]).toContain('"isError":true');
+    } else {
+      expect(toClient).toEqual([]);
+      expect(toServer).toEqual([TWO + '\n']);
+    }
+  });
+});
+
+describe('when server lines may pass or stream unread', () => {
+  const PLAIN = Buffer.from('{"jsonrpc":"2.0","id":5,"result":{"content":[]}}\n');
+  test('not while the client\'s tools/list is awaited, nor while a call waits for the proxy\'s own listing', () => {
+    const { session, toServer, own, answer } = wired();
+    expect(session.serverPasses(PLAIN)).toBe(true);
+    expect(session.serverStreams(PLAIN)).toBe(true);
+    session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'), true);
+    expect(session.serverPasses(PLAIN)).toBe(false);
+    expect(session.serverStreams(PLAIN)).toBe(false);
+    session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [] } })), true);
+    expect(session.serverPasses(PLAIN)).toBe(true);
+    expect(session.serverStreams(PLAIN)).toBe(true);
+    session.fromClient(Buffer.from(CALL), true);
+    expect(own()).toHaveLength(1);
+    expect(session.serverPasses(PLAIN)).toBe(false);
+    expect(session.serverStreams(PLAIN)).toBe(false);
+    answer({ tools: [{ name: 't', inputSchema: SCHEMA }] });
+    expect(session.serverPasses(PLAIN)).toBe(true);
+    expect(session.serverStreams(PLAIN)).toBe(true);
+    expect(toServer.at(-1)).toBe(CALL.replace('"n":2.0', '"n":2') + '\n');
+    session.stop();
+  });
+
+  test('a server request reusing the id of the client\'s awaited tools/list is not taken for its answer', () => {
+    const { session, toServer, own } = wired();
+    session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'), true);
+    session.fromServer(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"roots/list","params":{}}'), true);
+    session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [{ name: 't', inputSchema: SCHEMA }] } })), true);
+    session.fromClient(Buffer.from(CALL), true);
+    session.stop();
+    expect(own()).toEqual([]);
+    expect(toServer.at(-1)).toBe(CALL.replace('"n":2.0', '"n":2') + '\n');
+  });
+});
