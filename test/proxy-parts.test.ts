@@ -4,7 +4,7 @@ import { LineReader, type Line } from '../src/adapters/proxy/framing.js';
 import fc from 'fast-check';
 import { CallShapes } from '../src/adapters/proxy/call-shapes.js';
 import { isPlainAsciiBytes, readHead, type MessageHead } from '../src/adapters/proxy/message.js';
-import { batch, bytesOf, Outlet, type Piece } from '../src/adapters/proxy/outlet.js';
+import { batch, bytesOf, Outlet, type Piece, type Source } from '../src/adapters/proxy/outlet.js';
 import { Writable } from 'node:stream';
 import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -479,6 +479,172 @@ describe('Outlet', () => {
     const outlet = new Outlet(stream, { pause: () => undefined, resume: () => undefined });
     for (const n of [1, 2, 3]) batch(() => [Buffer.alloc(10, n), Buffer.from('\n')].forEach((piece) => outlet.write(piece)));
     expect(kept.map((chunk) => chunk.toString('latin1'))).toEqual([1, 2, 3].map((n) => String.fromCharCode(n).repeat(10) + '\n'));
+  });
+
+  const quiet: Source = { pause: () => undefined, resume: () => undefined };
+  /** Lets the writes of this turn go out, and what the stream does with them after. */
+  const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+  const lengths = (writes: readonly Buffer[]): number[] => writes.map((write) => write.length);
+  /** A stream's flow as its source sees it. */
+  function logged(): { log: string[]; source: Source } {
+    const log: string[] = [];
+    return { log, source: { pause: () => log.push('pause'), resume: () => log.push('resume') } };
+  }
+  const SLICE = 1 << 20;
+  const JOIN_UP_TO = 1 << 18;
+
+  test('one piece alone in a turn is handed over as it is: the very buffer, or the text with its encoding, latin1', async () => {
+    const chunks: unknown[] = [];
+    const stream = new Writable({ decodeStrings: false, write: (chunk: unknown, encoding, done) => (chunks.push([chunk, encoding]), done()) });
+    const outlet = new Outlet(stream, quiet);
+    const bytes = Buffer.from([0xc3, 0xa9]);
+    outlet.write(bytes);
+    await settle();
+    outlet.write('\xe9\xff');
+    await settle();
+    expect(chunks).toHaveLength(2);
+    expect((chunks[0] as unknown[])[0]).toBe(bytes);
+    expect(chunks[1]).toEqual(['\xe9\xff', 'latin1']);
+  });
+
+  test('text last in a joined write is latin1 too, and the bytes of any piece are what it writes', async () => {
+    const { outlet, writes } = recorded();
+    for (const piece of [Buffer.from('a'), '\xe9', '\xff']) outlet.write(piece);
+    await settle();
+    expect(writes).toEqual([Buffer.from([0x61, 0xe9, 0xff])]);
+    const bytes = Buffer.from('b');
+    expect(bytesOf(bytes)).toBe(bytes);
+    expect(bytesOf('\xe9\xff')).toEqual(Buffer.from([0xe9, 0xff]));
+    expect(bytesOf(new SplicedLine(Buffer.from('{"n":5.0}'), 0, editsOf([{ start: 6, end: 8, text: '' }]), true)).toString()).toBe('{"n":5}\n');
+  });
+
+  test('pieces of exactly the join size in all are joined into one write; one byte more, and each is written on its own', async () => {
+    const { outlet, writes } = recorded();
+    const half = JOIN_UP_TO / 2;
+    outlet.write(Buffer.alloc(half, 1));
+    outlet.write(Buffer.alloc(half, 2));
+    await settle();
+    expect(lengths(writes)).toEqual([JOIN_UP_TO]);
+    outlet.write(Buffer.alloc(half, 1));
+    outlet.write(Buffer.alloc(half + 1, 2));
+    await settle();
+    expect(lengths(writes)).toEqual([JOIN_UP_TO, half, half + 1]);
+    expect(Buffer.concat(writes).equals(Buffer.concat([1, 2, 1, 2].map((n, i) => Buffer.alloc(i === 3 ? half + 1 : half, n))))).toBe(true);
+  });
+
+  test('a repaired line of exactly the join size is written as one buffer; one byte more, in parts, none of them empty', async () => {
+    /** A line `size` bytes long once its `5.0` is respelled, and its newline added. */
+    const spliced = (size: number): SplicedLine => {
+      const line = Buffer.from(`{"s":"${'a'.repeat(size - 15)}","n":5.0}`);
+      const dot = line.lastIndexOf('.0');
+      return new SplicedLine(line, 0, editsOf([{ start: dot, end: dot + 2, text: '' }]), true);
+    };
+    for (const [size, writes] of [
+      [JOIN_UP_TO, 1],
+      [JOIN_UP_TO + 1, 3],
+    ] as const) {
+      const recording = recorded();
+      const line = spliced(size);
+      expect(line.length).toBe(size);
+      recording.outlet.write(line);
+      await settle();
+      expect(recording.writes).toHaveLength(writes);
+      expect(recording.writes.every((write) => write.length > 0)).toBe(true);
+      expect(Buffer.concat(recording.writes).toString()).toBe(`{"s":"${'a'.repeat(size - 15)}","n":5}\n`);
+    }
+  });
+
+  test('text longer than a slice goes out a slice at a time; what is written after it waits behind it; the stream ends only when told', async () => {
+    const writes: Buffer[] = [];
+    const stream = new Writable({ write: (chunk: Buffer, _encoding, done) => (writes.push(Buffer.from(chunk)), done()) });
+    const outlet = new Outlet(stream, quiet);
+    outlet.write('<');
+    outlet.write('x'.repeat(2 * SLICE));
+    outlet.write('y'.repeat(SLICE + 1));
+    outlet.write(Buffer.from('>'));
+    while (writes.length < 6) await settle();
+    await settle();
+    expect(lengths(writes)).toEqual([1, SLICE, SLICE, SLICE, 1, 1]);
+    expect(Buffer.concat(writes).toString('latin1')).toBe('<' + 'x'.repeat(2 * SLICE) + 'y'.repeat(SLICE + 1) + '>');
+    expect(stream.writableEnded).toBe(false);
+    outlet.end();
+    expect(stream.writableEnded).toBe(true);
+  });
+
+  test('a text of exactly one slice is gathered like any piece: nothing goes out before the turn ends', async () => {
+    const { outlet, writes } = recorded();
+    outlet.write('<');
+    outlet.write('x'.repeat(SLICE));
+    expect(writes).toEqual([]);
+    await settle();
+    expect(lengths(writes)).toEqual([1, SLICE]);
+  });
+
+  test('a stream that stays full: the source is paused at each block and resumed once, when all that waited is written', async () => {
+    const writes: Buffer[] = [];
+    const stream = new Writable({ highWaterMark: 4, write: (chunk: Buffer, _encoding, done) => (writes.push(Buffer.from(chunk)), setImmediate(done)) });
+    const { log, source } = logged();
+    const outlet = new Outlet(stream, source);
+    outlet.write('x'.repeat(2 * SLICE + 1));
+    expect(log).toEqual(['pause']);
+    while (log.length < 3) await settle();
+    expect(log).toEqual(['pause', 'pause', 'resume']);
+    expect(lengths(writes)).toEqual([SLICE, SLICE, 1]);
+  });
+
+  test('a peer that goes away while full: what waits is dropped, the source flows again, nothing more is written or kept, a late drain does nothing', async () => {
+    let fail: ((error: Error) => void) | undefined;
+    let calls = 0;
+    const stream = new Writable({ highWaterMark: 4, write: (_chunk, _encoding, done) => (calls++, (fail = done)) });
+    const { log, source } = logged();
+    const outlet = new Outlet(stream, source);
+    batch(() => outlet.write(Buffer.from('0123456789')));
+    outlet.write('x'.repeat(SLICE + 1));
+    expect(log).toEqual(['pause']);
+    fail!(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    await settle();
+    expect(log).toEqual(['pause', 'resume']);
+    // What is written to a peer that is gone is not held: a caller that goes on writing keeps no more memory.
+    const grown = heapGrowth(() => {
+      for (let n = 0; n < 20_000; n++) outlet.write(String(n).padEnd(1000, 'x'));
+      return outlet;
+    });
+    expect(grown).toBeLessThan(4_000_000);
+    outlet.end();
+    await settle();
+    expect(calls).toBe(1);
+    stream.emit('drain');
+    expect(log).toEqual(['pause', 'resume']);
+  });
+
+  test('a peer that goes away while taking bytes: the source, never paused, is not resumed', async () => {
+    const stream = new Writable({ write: (_chunk, _encoding, done) => setImmediate(done, Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })) });
+    const { log, source } = logged();
+    const outlet = new Outlet(stream, source);
+    outlet.write('a');
+    await settle();
+    await settle();
+    expect(stream.destroyed).toBe(true);
+    expect(log).toEqual([]);
+  });
+
+  test('to a socket, a batch of exactly the join buffer\'s size is joined into the buffer used before', async () => {
+    const { near, far, received, close } = await socketPair();
+    const buffers: ArrayBufferLike[] = [];
+    const write = near.write.bind(near) as (chunk: Buffer) => boolean;
+    near.write = ((chunk: Buffer) => (buffers.push(chunk.buffer), write(chunk))) as typeof near.write;
+    const outlet = new Outlet(near, { pause: () => far.pause(), resume: () => far.resume() });
+    const expected: Buffer[] = [];
+    for (let n = 0; n < 5; n++) {
+      const pieces = [Buffer.alloc((1 << 16) - 3, n), Buffer.from(`#${n}\n`)];
+      expected.push(...pieces);
+      batch(() => pieces.forEach((piece) => outlet.write(piece)));
+      while (received().length < (n + 1) << 16) await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    expect(received().equals(Buffer.concat(expected))).toBe(true);
+    expect(buffers).toHaveLength(5);
+    expect(new Set(buffers).size).toBe(1);
+    close();
   });
 
   test('a batch that throws still sends what it wrote', () => {

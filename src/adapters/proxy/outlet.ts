@@ -92,11 +92,6 @@ export class Outlet {
     stream.on('error', () => this.lose());
   }
 
-  /** Whether the peer has gone away. */
-  get closed(): boolean {
-    return this.gone;
-  }
-
   /** Writes `piece` after everything written before. */
   write(piece: Piece): void {
     if (this.gone) return;
