@@ -35,8 +35,42 @@ describe('the token check', () => {
     expect(check(text, extra)).toThrow(/would not keep every string and number/);
   });
 
-  test('refuses a result that is not strict JSON', () => {
+  test('refuses a result that is not strict JSON, naming where it is not', () => {
     expect(() => checkTokensKept("['a']", "['a']", [1, 4], [])).toThrow(ArgsParseError);
+    expect(() => checkTokensKept("['a']", "['a']", [1, 4], [])).toThrow(/invalid JSON at line 1 column 2 \(position 1\): Unexpected character "'"/);
+  });
+
+  // Spans and edits stated by hand, as a faulty reader could report them: each result is strict
+  // JSON, and only the token positions are wrong.
+  test.each([
+    ['a sign added before a number', '[1]', '[-1]', [1, -2], [edit(1, 1, '-')]],
+    ['a digit added before a number', '[5]', '[95]', [1, -2], [edit(1, 1, '9')]],
+    ['a zero and a point added before a number', '[5]', '[0.5]', [1, -2], [edit(1, 1, '0.')]],
+    ['one string claimed as two, split at escaped quotes', '["a\\"b\\"c"]', '["a\\"b\\"c"]', [1, 5, 7, 10], []],
+    ['two strings claimed as one', '["a","b"]', '["a","b"]', [1, 8], []],
+    ['a string claimed as a number', '["1"]', '["1"]', [1, -4], []],
+    ['a number claimed as a string', '[1]', '[1]', [1, 2], []],
+    ['two numbers claimed as one', '[1,2]', '[1,2]', [1, -4], []],
+    ['one number claimed as two', '[12]', '[12]', [1, -2, 2, -3], []],
+    ['a number claimed short of its point', '[1.5]', '[1.5]', [1, -2, 3, -4], []],
+    ['a number claimed short of its exponent', '[1e5]', '[1e5]', [1, -2, 3, -4], []],
+    ['a number claimed short of its capital exponent', '[1E5]', '[1E5]', [1, -2, 3, -4], []],
+    ['a number claimed short of its exponent\'s sign', '[1e+5]', '[1e+5]', [1, -3, 4, -5], []],
+    ['a token claimed twice', '["a"]', '["a"]', [1, 4, 1, 4], []],
+    ['tokens claimed overlapping by their quotes', '{"a":"b"}', '{"a":"b"}', [1, 4, 3, 6, 5, 8], []],
+    ['tokens claimed out of order', '["a","b"]', '["a","b"]', [5, 8, 1, 4], []],
+    ['a token claimed past the text', '["a"]', '["a"]', [1, 4, 5, 7], []],
+    ['no token claimed in a text that has one', '[1]', '[1]', [], []],
+  ] as const)('refuses %s', (_name, text, repaired, spans, edits) => {
+    expect(() => checkTokensKept(text, repaired, [...spans], edits)).toThrow(/would not keep every string and number/);
+  });
+
+  test.each([
+    ['a string ending in an escaped backslash', '["a\\\\"]', [1, 6]],
+    ['strings and numbers of every spelling, keys included', '{"k":[-0.5e+3,"\\"",1E-2,0]}', [1, 4, 6, -13, 14, 18, 19, -23, 24, -25]],
+    ['a text with no token', '[true,null,{}]', []],
+  ] as const)('keeps, spans stated by hand: %s', (_name, text, spans) => {
+    expect(() => checkTokensKept(text, text, [...spans], [])).not.toThrow();
   });
 
   test('records each string and number token where it is in the text given, envelope included', () => {
