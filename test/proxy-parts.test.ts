@@ -532,13 +532,14 @@ describe('Outlet', () => {
     expect(Buffer.concat(writes).equals(Buffer.concat([1, 2, 1, 2].map((n, i) => Buffer.alloc(i === 3 ? half + 1 : half, n))))).toBe(true);
   });
 
+  /** A line `size` bytes long once its `5.0` is respelled, and its newline added. */
+  const spliced = (size: number): SplicedLine => {
+    const line = Buffer.from(`{"s":"${'a'.repeat(size - 15)}","n":5.0}`);
+    const dot = line.lastIndexOf('.0');
+    return new SplicedLine(line, 0, editsOf([{ start: dot, end: dot + 2, text: '' }]), true);
+  };
+
   test('a repaired line of exactly the join size is written as one buffer; one byte more, in parts, none of them empty', async () => {
-    /** A line `size` bytes long once its `5.0` is respelled, and its newline added. */
-    const spliced = (size: number): SplicedLine => {
-      const line = Buffer.from(`{"s":"${'a'.repeat(size - 15)}","n":5.0}`);
-      const dot = line.lastIndexOf('.0');
-      return new SplicedLine(line, 0, editsOf([{ start: dot, end: dot + 2, text: '' }]), true);
-    };
     for (const [size, writes] of [
       [JOIN_UP_TO, 1],
       [JOIN_UP_TO + 1, 3],
@@ -569,6 +570,26 @@ describe('Outlet', () => {
     expect(stream.writableEnded).toBe(false);
     outlet.end();
     expect(stream.writableEnded).toBe(true);
+  });
+
+  test('a repaired line longer than a slice, written behind a long text, goes out whole after it', async () => {
+    const { outlet, writes } = recorded();
+    const size = SLICE + (SLICE >> 1);
+    outlet.write('x'.repeat(SLICE + 1));
+    outlet.write(spliced(size));
+    const expected = 'x'.repeat(SLICE + 1) + `{"s":"${'a'.repeat(size - 15)}","n":5}\n`;
+    while (Buffer.concat(writes).length < expected.length) await settle();
+    expect(Buffer.concat(writes).toString('latin1')).toBe(expected);
+  });
+
+  test('ended while text waits: the stream ends once all of it is written, not before', async () => {
+    const writes: Buffer[] = [];
+    const stream = new Writable({ highWaterMark: 4, write: (chunk: Buffer, _encoding, done) => (writes.push(Buffer.from(chunk)), setImmediate(done)) });
+    const outlet = new Outlet(stream, quiet);
+    outlet.write('x'.repeat(2 * SLICE + 1));
+    outlet.end();
+    await new Promise((resolve) => stream.once('finish', resolve));
+    expect(lengths(writes)).toEqual([SLICE, SLICE, 1]);
   });
 
   test('a text of exactly one slice is gathered like any piece: nothing goes out before the turn ends', async () => {

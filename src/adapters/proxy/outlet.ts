@@ -193,7 +193,8 @@ export class Outlet {
       this.put(piece);
     }
     if (corked) this.stream.uncork();
-    if (this.queue.length === 0 && this.ending && !this.blocked && !this.gone) this.stream.end();
+    // Neither blocked nor gone, the loop has written the whole queue.
+    if (this.ending && !this.blocked && !this.gone) this.stream.end();
   }
 
   private readonly drained = (): void => {
