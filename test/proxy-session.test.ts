@@ -305,3 +305,20 @@ describe('when server lines may pass or stream unread', () => {
     expect(toServer.at(-1)).toBe(CALL.replace('"n":2.0', '"n":2') + '\n');
   });
 });
+
+describe('lines that go on as they came, with no newline added when they ended the stream without one', () => {
+  test.each<[string, string]>([
+    ['a line naming no tools/ method', '{"jsonrpc":"2.0","id":3,"method":"ping"}'],
+    ['a call with no arguments', '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t"}}'],
+    ['a call whose arguments need nothing', CALL.replace('"n":2.0', '"n":2')],
+    ['a call whose arguments are a string that is not JSON (no syntax repair)', CALL.replace('{"n":2.0}', JSON.stringify('{n:2}'))],
+    ['a call whose arguments are a string holding no object', CALL.replace('{"n":2.0}', JSON.stringify('[2.0]'))],
+  ])('%s', (_, line) => {
+    const { session, toServer, toClient } = listed();
+    session.fromClient(Buffer.from(line), false);
+    session.fromClient(Buffer.from(line), true);
+    session.stop();
+    expect(toClient).toEqual([]);
+    expect(toServer).toEqual([line, line + '\n']);
+  });
+});
