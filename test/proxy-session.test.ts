@@ -322,3 +322,113 @@ describe('lines that go on as they came, with no newline added when they ended t
     expect(toServer).toEqual([line, line + '\n']);
   });
 });
+
+describe('which client lines are read, and what a read line is answered with', () => {
+  const PING_TWICE = '{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}';
+  test.each<[string, string | undefined]>([
+    ['with its latin1 image', PING_TWICE],
+    ['without it', undefined],
+  ])('a line naming no tools/ method is not read, even when it repeats a key (%s)', (_, image) => {
+    const { session, toServer, toClient } = listed();
+    session.fromClient(Buffer.from(PING_TWICE), true, image);
+    session.stop();
+    expect(toClient).toEqual([]);
+    expect(toServer).toEqual([PING_TWICE + '\n']);
+  });
+
+  test.each<[string, string, string]>([
+    ['a tools/list', '{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/list"}', ''],
+    ['a call whose arguments are not JSON (located, not read)', '{"jsonrpc":"2.0","id":7,"id":8,"method":"tools/call","params":{"name":"t","arguments":{n:2.0}}}', 't'],
+  ])('%s repeating its id is answered with an error, never forwarded, and reported for the tool %j', (_, line, tool) => {
+    const { session, toServer, toClient, reports } = listed();
+    session.fromClient(Buffer.from(line), true);
+    session.stop();
+    expect(toServer).toEqual([]);
+    expect(toClient).toHaveLength(1);
+    expect(JSON.parse(toClient[0]!)).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(reports).toEqual([{ kind: 'rejection', tool, message: 'the request repeats the key "id"' }]);
+  });
+
+  test('a tools/list without an id (a notification, never answered) awaits nothing: server lines still pass unread', () => {
+    const { session, toServer } = wired();
+    session.fromClient(Buffer.from('{"jsonrpc":"2.0","method":"tools/list"}'), true);
+    session.stop();
+    expect(toServer).toEqual(['{"jsonrpc":"2.0","method":"tools/list"}\n']);
+    expect(session.serverPasses(Buffer.from('{"jsonrpc":"2.0","id":5,"result":{"content":[]}}\n'))).toBe(true);
+  });
+
+  test.each<[string, string]>([
+    ['without an id (a notification, which no answer could reach)', CALL.replace('"id":7,', '')],
+    ['without a tool name', '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"arguments":{"n":2.0}}}'],
+  ])('a tools/call %s goes on as it came, and the proxy asks the server nothing', (_, line) => {
+    const { session, toServer, toClient, own } = wired();
+    session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'), true);
+    session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [{ name: 't', inputSchema: SCHEMA }] } })), true);
+    session.fromClient(Buffer.from(line), true);
+    session.stop();
+    expect(own()).toEqual([]);
+    expect(toServer.at(-1)).toBe(line + '\n');
+    expect(toClient.filter((piece) => piece !== '\n')).toHaveLength(1);
+  });
+
+  test('a raw tab inside a string of the arguments makes them not JSON: the line goes on as it came, unrepaired', () => {
+    const line = CALL.replace('{"n":2.0}', '{"n":2.0,"s":"a\tb"}');
+    const { session, toServer, toClient } = listed();
+    session.fromClient(Buffer.from(line), true);
+    session.stop();
+    expect(toClient).toEqual([]);
+    expect(toServer).toEqual([line + '\n']);
+  });
+
+  test('arguments given as a string: the object goes on in its place, a line break between its tokens made a space', () => {
+    const { session, toServer } = listed();
+    session.fromClient(Buffer.from(CALL.replace('{"n":2.0}', JSON.stringify('{"n":2.0,\n"m":1,\r\n"k":0}'))), true);
+    session.stop();
+    expect(toServer).toEqual([CALL.replace('{"n":2.0}', '{"n":2, "m":1,  "k":0}') + '\n']);
+  });
+
+  test('a log: each refusal is reported with its path, reason, what was expected and the message; the call goes on', () => {
+    const big = CALL.replace('"n":2.0', '"n":12345678901234567890123.0');
+    const { session, toServer, toClient, reports } = listed({ log: '/nowhere.jsonl' });
+    session.fromClient(Buffer.from(big), true);
+    session.stop();
+    expect(toClient).toEqual([]);
+    expect(toServer).toEqual([big + '\n']);
+    expect(reports).toEqual([
+      {
+        kind: 'refusal',
+        tool: 't',
+        path: '/n',
+        reason: 'out-of-range',
+        expected: ['integer'],
+        message: '12345678901234567890123.0 at /n was left as it is: it is outside the supported range; expected integer',
+      },
+    ]);
+  });
+
+  const STRING_FIVE = CALL.replace('"n":2.0', '"n":"5"');
+  test.each<[string, ProxyOptions, string]>([
+    ['undefined', {}, STRING_FIVE],
+    ['false', { lenient: false }, STRING_FIVE],
+    ['{ strings: false }', { lenient: { strings: false } }, STRING_FIVE],
+    ['true', { lenient: true }, CALL.replace('"n":2.0', '"n":5')],
+    ['{}', { lenient: {} }, CALL.replace('"n":2.0', '"n":5')],
+  ])('lenient %s: located arguments get the lenient rules asked for, and only those', (_, options, expected) => {
+    const { session, toServer } = listed(options);
+    session.fromClient(Buffer.from(STRING_FIVE), true);
+    session.stop();
+    expect(toServer).toEqual([expected + '\n']);
+  });
+});
+
+describe('which server lines are read', () => {
+  test('a server line that is not JSON is not read, though it names list_changed: the schemas are kept', () => {
+    const { session, toServer, toClient } = listed();
+    const notJson = '{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"arguments":{x}}}';
+    session.fromServer(Buffer.from(notJson), true);
+    session.fromClient(Buffer.from(CALL), true);
+    session.stop();
+    expect(toClient).toEqual([notJson, '\n']);
+    expect(toServer).toEqual([CALL.replace('"n":2.0', '"n":2') + '\n']);
+  });
+});
