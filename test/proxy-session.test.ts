@@ -432,3 +432,123 @@ describe('which server lines are read', () => {
     expect(toServer).toEqual([CALL.replace('"n":2.0', '"n":2') + '\n']);
   });
 });
+
+describe("the proxy's own listing, step by step", () => {
+  const REPAIRED = CALL.replace('"n":2.0', '"n":2') + '\n';
+  const PING = '{"jsonrpc":"2.0","id":3,"method":"ping"}';
+  /** The server's reply to the proxy's own request `id`. */
+  const reply = (id: string, result: unknown): Buffer => Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, result }));
+
+  test('its request is a JSON-RPC 2.0 tools/list with an id of the session\'s own prefix', () => {
+    const { session, toServer } = wired();
+    session.fromClient(Buffer.from(CALL), true);
+    session.stop();
+    expect(toServer).toHaveLength(1);
+    expect(toServer[0]!.endsWith('\n')).toBe(true);
+    const request = JSON.parse(toServer[0]!) as { jsonrpc: string; id: string; method: string; params: unknown };
+    expect(request).toEqual({ jsonrpc: '2.0', id: request.id, method: 'tools/list', params: {} });
+    expect(request.id.startsWith(session.ownPrefix)).toBe(true);
+  });
+
+  test('while a call waits for it, client lines are read, not passed, and go on after the call, in order', () => {
+    const { session, toServer, answer } = wired();
+    expect(session.clientPasses(Buffer.from(PING + '\n'))).toBe(true);
+    session.fromClient(Buffer.from(CALL), true);
+    expect(session.clientPasses(Buffer.from(PING + '\n'))).toBe(false);
+    session.fromClient(Buffer.from(PING), true);
+    answer({ tools: [{ name: 't', inputSchema: SCHEMA }] });
+    session.stop();
+    expect(session.clientPasses(Buffer.from(PING + '\n'))).toBe(true);
+    expect(toServer.slice(-2)).toEqual([REPAIRED, PING + '\n']);
+  });
+
+  test('answered with a JSON-RPC error: the call goes on at once, as it came, and nothing reaches the client', () => {
+    const { session, toServer, toClient, own } = wired();
+    session.fromClient(Buffer.from(CALL), true);
+    session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: own()[0]!.id, error: { code: -32601, message: 'Method not found' } })), true);
+    session.stop();
+    expect(toClient).toEqual([]);
+    expect(own()).toHaveLength(1);
+    expect(toServer.at(-1)).toBe(CALL + '\n');
+  });
+
+  test('its first page replaces what was known: a tool listed before and missing from it is listed again when called', () => {
+    const { session, toServer, own, answer } = wired();
+    session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'), true);
+    session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [{ name: 't', inputSchema: SCHEMA }] } })), true);
+    session.fromClient(Buffer.from(CALL.replace('"t"', '"u"')), true);
+    answer({ tools: [{ name: 'u', inputSchema: SCHEMA }] });
+    expect(toServer.at(-1)).toBe(REPAIRED.replace('"t"', '"u"'));
+    session.fromClient(Buffer.from(CALL), true);
+    expect(own()).toHaveLength(2);
+    answer({ tools: [{ name: 't', inputSchema: SCHEMA }] });
+    session.stop();
+    expect(toServer.at(-1)).toBe(REPAIRED);
+  });
+
+  test('whenIdle waits for a listing that a released line starts in turn', () => {
+    const { session, toServer, own, answer } = wired();
+    let idle = 0;
+    session.fromClient(Buffer.from(CALL), true);
+    session.fromClient(Buffer.from(CALL.replace('"id":7', '"id":8').replace('"t"', '"u"')), true);
+    session.whenIdle(() => idle++);
+    answer({ tools: [{ name: 't', inputSchema: SCHEMA }] });
+    expect(own()).toHaveLength(2);
+    expect(idle).toBe(0);
+    answer({ tools: [{ name: 'u', inputSchema: SCHEMA }] });
+    session.stop();
+    expect(idle).toBe(1);
+    expect(toServer.at(-1)).toBe(REPAIRED.replace('"id":7', '"id":8').replace('"t"', '"u"'));
+  });
+
+  test('once stopped, the listing\'s time running out sends nothing more', () => {
+    vi.useFakeTimers();
+    const { session, toServer } = wired();
+    session.fromClient(Buffer.from(CALL), true);
+    session.stop();
+    vi.advanceTimersByTime(10_000);
+    expect(toServer).toHaveLength(1);
+  });
+
+  test('an answer repeated after its listing ended, nothing of the proxy\'s pending: read as the unread chunk passes it, to the client', () => {
+    const { session, toClient, own, answer } = wired();
+    session.fromClient(Buffer.from(CALL), true);
+    answer({ tools: [{ name: 't', inputSchema: SCHEMA }] });
+    const again = reply(own()[0]!.id, { tools: [] });
+    expect(session.serverPasses(again)).toBe(true);
+    session.fromServer(again, true);
+    session.stop();
+    expect(toClient).toEqual([again.toString('utf8'), '\n']);
+  });
+
+  test('a page answered twice while the next is pending: the next page is still the listing\'s, and the call goes on at once', () => {
+    const { session, toServer, toClient, own, answer } = wired();
+    session.fromClient(Buffer.from(CALL), true);
+    answer({ tools: [{ name: 't', inputSchema: SCHEMA }], nextCursor: 'p2' });
+    expect(own()).toHaveLength(2);
+    session.fromServer(reply(own()[0]!.id, { tools: [{ name: 't', inputSchema: SCHEMA }], nextCursor: 'p2' }), true);
+    answer({ tools: [] });
+    session.stop();
+    expect(toClient).toEqual([]);
+    expect(toServer.at(-1)).toBe(REPAIRED);
+  });
+
+  test('a repeated answer read while nothing of the proxy\'s is pending counts for nothing: a later listing\'s late page is still kept from the client', () => {
+    vi.useFakeTimers();
+    const { session, toClient, own, answer } = wired();
+    session.fromClient(Buffer.from(CALL), true);
+    answer({ tools: [{ name: 't', inputSchema: SCHEMA }] });
+    // A client's tools/list is awaited, so the repeated answer is read.
+    session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'), true);
+    session.fromServer(reply(own()[0]!.id, { tools: [] }), true);
+    session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [{ name: 't', inputSchema: SCHEMA }] } })), true);
+    session.fromClient(Buffer.from(CALL.replace('"t"', '"u"')), true);
+    expect(own()).toHaveLength(2);
+    vi.advanceTimersByTime(10_000);
+    const late = reply(own()[1]!.id, { tools: [] });
+    expect(session.serverPasses(late)).toBe(false);
+    session.fromServer(late, true);
+    session.stop();
+    expect(toClient.filter((piece) => piece.includes(own()[1]!.id))).toEqual([]);
+  });
+});
