@@ -362,13 +362,15 @@ describe('which client lines are read, and what a read line is answered with', (
     ['without a tool name', '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"arguments":{"n":2.0}}}'],
   ])('a tools/call %s goes on as it came, and the proxy asks the server nothing', (_, line) => {
     const { session, toServer, toClient, own } = wired();
+    const listing = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [{ name: 't', inputSchema: SCHEMA }] } });
     session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'), true);
-    session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [{ name: 't', inputSchema: SCHEMA }] } })), true);
+    session.fromServer(Buffer.from(listing), true);
     session.fromClient(Buffer.from(line), true);
     session.stop();
     expect(own()).toEqual([]);
     expect(toServer.at(-1)).toBe(line + '\n');
-    expect(toClient.filter((piece) => piece !== '\n')).toHaveLength(1);
+    // The client had the listing, and nothing else.
+    expect(toClient).toEqual([listing, '\n']);
   });
 
   test('a raw tab inside a string of the arguments makes them not JSON: the line goes on as it came, unrepaired', () => {
