@@ -305,3 +305,252 @@ describe('when server lines may pass or stream unread', () => {
     expect(toServer.at(-1)).toBe(CALL.replace('"n":2.0', '"n":2') + '\n');
   });
 });
+
+describe('lines that go on as they came, with no newline added when they ended the stream without one', () => {
+  test.each<[string, string]>([
+    ['a line naming no tools/ method', '{"jsonrpc":"2.0","id":3,"method":"ping"}'],
+    ['a call with no arguments', '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t"}}'],
+    ['a call whose arguments need nothing', CALL.replace('"n":2.0', '"n":2')],
+    ['a call whose arguments are a string that is not JSON (no syntax repair)', CALL.replace('{"n":2.0}', JSON.stringify('{n:2}'))],
+    ['a call whose arguments are a string holding no object', CALL.replace('{"n":2.0}', JSON.stringify('[2.0]'))],
+  ])('%s', (_, line) => {
+    const { session, toServer, toClient } = listed();
+    session.fromClient(Buffer.from(line), false);
+    session.fromClient(Buffer.from(line), true);
+    session.stop();
+    expect(toClient).toEqual([]);
+    expect(toServer).toEqual([line, line + '\n']);
+  });
+});
+
+describe('which client lines are read, and what a read line is answered with', () => {
+  const PING_TWICE = '{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}';
+  test.each<[string, string | undefined]>([
+    ['with its latin1 image', PING_TWICE],
+    ['without it', undefined],
+  ])('a line naming no tools/ method is not read, even when it repeats a key (%s)', (_, image) => {
+    const { session, toServer, toClient } = listed();
+    session.fromClient(Buffer.from(PING_TWICE), true, image);
+    session.stop();
+    expect(toClient).toEqual([]);
+    expect(toServer).toEqual([PING_TWICE + '\n']);
+  });
+
+  test.each<[string, string, string]>([
+    ['a tools/list', '{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/list"}', ''],
+    ['a call whose arguments are not JSON (located, not read)', '{"jsonrpc":"2.0","id":7,"id":8,"method":"tools/call","params":{"name":"t","arguments":{n:2.0}}}', 't'],
+  ])('%s repeating its id is answered with an error, never forwarded, and reported for the tool %j', (_, line, tool) => {
+    const { session, toServer, toClient, reports } = listed();
+    session.fromClient(Buffer.from(line), true);
+    session.stop();
+    expect(toServer).toEqual([]);
+    expect(toClient).toHaveLength(1);
+    expect(JSON.parse(toClient[0]!)).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(reports).toEqual([{ kind: 'rejection', tool, message: 'the request repeats the key "id"' }]);
+  });
+
+  test('a tools/list without an id (a notification, never answered) awaits nothing: server lines still pass unread', () => {
+    const { session, toServer } = wired();
+    session.fromClient(Buffer.from('{"jsonrpc":"2.0","method":"tools/list"}'), true);
+    session.stop();
+    expect(toServer).toEqual(['{"jsonrpc":"2.0","method":"tools/list"}\n']);
+    expect(session.serverPasses(Buffer.from('{"jsonrpc":"2.0","id":5,"result":{"content":[]}}\n'))).toBe(true);
+  });
+
+  test.each<[string, string]>([
+    ['without an id (a notification, which no answer could reach)', CALL.replace('"id":7,', '')],
+    ['without a tool name', '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"arguments":{"n":2.0}}}'],
+  ])('a tools/call %s goes on as it came, and the proxy asks the server nothing', (_, line) => {
+    const { session, toServer, toClient, own } = wired();
+    const listing = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [{ name: 't', inputSchema: SCHEMA }] } });
+    session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'), true);
+    session.fromServer(Buffer.from(listing), true);
+    session.fromClient(Buffer.from(line), true);
+    session.stop();
+    expect(own()).toEqual([]);
+    expect(toServer.at(-1)).toBe(line + '\n');
+    // The client had the listing, and nothing else.
+    expect(toClient).toEqual([listing, '\n']);
+  });
+
+  test('a raw tab inside a string of the arguments makes them not JSON: the line goes on as it came, unrepaired', () => {
+    const line = CALL.replace('{"n":2.0}', '{"n":2.0,"s":"a\tb"}');
+    const { session, toServer, toClient } = listed();
+    session.fromClient(Buffer.from(line), true);
+    session.stop();
+    expect(toClient).toEqual([]);
+    expect(toServer).toEqual([line + '\n']);
+  });
+
+  test('arguments given as a string: the object goes on in its place, a line break between its tokens made a space', () => {
+    const { session, toServer } = listed();
+    session.fromClient(Buffer.from(CALL.replace('{"n":2.0}', JSON.stringify('{"n":2.0,\n"m":1,\r\n"k":0}'))), true);
+    session.stop();
+    expect(toServer).toEqual([CALL.replace('{"n":2.0}', '{"n":2, "m":1,  "k":0}') + '\n']);
+  });
+
+  test('a log: each refusal is reported with its path, reason, what was expected and the message; the call goes on', () => {
+    const big = CALL.replace('"n":2.0', '"n":12345678901234567890123.0');
+    const { session, toServer, toClient, reports } = listed({ log: '/nowhere.jsonl' });
+    session.fromClient(Buffer.from(big), true);
+    session.stop();
+    expect(toClient).toEqual([]);
+    expect(toServer).toEqual([big + '\n']);
+    expect(reports).toEqual([
+      {
+        kind: 'refusal',
+        tool: 't',
+        path: '/n',
+        reason: 'out-of-range',
+        expected: ['integer'],
+        message: '12345678901234567890123.0 at /n was left as it is: it is outside the supported range; expected integer',
+      },
+    ]);
+  });
+
+  const STRING_FIVE = CALL.replace('"n":2.0', '"n":"5"');
+  test.each<[string, ProxyOptions, string]>([
+    ['undefined', {}, STRING_FIVE],
+    ['false', { lenient: false }, STRING_FIVE],
+    ['{ strings: false }', { lenient: { strings: false } }, STRING_FIVE],
+    ['true', { lenient: true }, CALL.replace('"n":2.0', '"n":5')],
+    ['{}', { lenient: {} }, CALL.replace('"n":2.0', '"n":5')],
+  ])('lenient %s: located arguments get the lenient rules asked for, and only those', (_, options, expected) => {
+    const { session, toServer } = listed(options);
+    session.fromClient(Buffer.from(STRING_FIVE), true);
+    session.stop();
+    expect(toServer).toEqual([expected + '\n']);
+  });
+});
+
+describe('which server lines are read', () => {
+  test('a server line that is not JSON is not read, though it names list_changed: the schemas are kept', () => {
+    const { session, toServer, toClient } = listed();
+    const notJson = '{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"arguments":{x}}}';
+    session.fromServer(Buffer.from(notJson), true);
+    session.fromClient(Buffer.from(CALL), true);
+    session.stop();
+    expect(toClient).toEqual([notJson, '\n']);
+    expect(toServer).toEqual([CALL.replace('"n":2.0', '"n":2') + '\n']);
+  });
+});
+
+describe("the proxy's own listing, step by step", () => {
+  const REPAIRED = CALL.replace('"n":2.0', '"n":2') + '\n';
+  const PING = '{"jsonrpc":"2.0","id":3,"method":"ping"}';
+  /** The server's reply to the proxy's own request `id`. */
+  const reply = (id: string, result: unknown): Buffer => Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, result }));
+
+  test('its request is a JSON-RPC 2.0 tools/list with an id of the session\'s own prefix', () => {
+    const { session, toServer } = wired();
+    session.fromClient(Buffer.from(CALL), true);
+    session.stop();
+    expect(toServer).toHaveLength(1);
+    expect(toServer[0]!.endsWith('\n')).toBe(true);
+    const request = JSON.parse(toServer[0]!) as { jsonrpc: string; id: string; method: string; params: unknown };
+    expect(request).toEqual({ jsonrpc: '2.0', id: request.id, method: 'tools/list', params: {} });
+    expect(request.id.startsWith(session.ownPrefix)).toBe(true);
+  });
+
+  test('while a call waits for it, client lines are read, not passed, and go on after the call, in order', () => {
+    const { session, toServer, answer } = wired();
+    expect(session.clientPasses(Buffer.from(PING + '\n'))).toBe(true);
+    session.fromClient(Buffer.from(CALL), true);
+    expect(session.clientPasses(Buffer.from(PING + '\n'))).toBe(false);
+    session.fromClient(Buffer.from(PING), true);
+    answer({ tools: [{ name: 't', inputSchema: SCHEMA }] });
+    session.stop();
+    expect(session.clientPasses(Buffer.from(PING + '\n'))).toBe(true);
+    expect(toServer.slice(-2)).toEqual([REPAIRED, PING + '\n']);
+  });
+
+  test('answered with a JSON-RPC error: the call goes on at once, as it came, and nothing reaches the client', () => {
+    const { session, toServer, toClient, own } = wired();
+    session.fromClient(Buffer.from(CALL), true);
+    session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: own()[0]!.id, error: { code: -32601, message: 'Method not found' } })), true);
+    session.stop();
+    expect(toClient).toEqual([]);
+    expect(own()).toHaveLength(1);
+    expect(toServer.at(-1)).toBe(CALL + '\n');
+  });
+
+  test('its first page replaces what was known: a tool listed before and missing from it is listed again when called', () => {
+    const { session, toServer, own, answer } = wired();
+    session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'), true);
+    session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [{ name: 't', inputSchema: SCHEMA }] } })), true);
+    session.fromClient(Buffer.from(CALL.replace('"t"', '"u"')), true);
+    answer({ tools: [{ name: 'u', inputSchema: SCHEMA }] });
+    expect(toServer.at(-1)).toBe(REPAIRED.replace('"t"', '"u"'));
+    session.fromClient(Buffer.from(CALL), true);
+    expect(own()).toHaveLength(2);
+    answer({ tools: [{ name: 't', inputSchema: SCHEMA }] });
+    session.stop();
+    expect(toServer.at(-1)).toBe(REPAIRED);
+  });
+
+  test('whenIdle waits for a listing that a released line starts in turn', () => {
+    const { session, toServer, own, answer } = wired();
+    let idle = 0;
+    session.fromClient(Buffer.from(CALL), true);
+    session.fromClient(Buffer.from(CALL.replace('"id":7', '"id":8').replace('"t"', '"u"')), true);
+    session.whenIdle(() => idle++);
+    answer({ tools: [{ name: 't', inputSchema: SCHEMA }] });
+    expect(own()).toHaveLength(2);
+    expect(idle).toBe(0);
+    answer({ tools: [{ name: 'u', inputSchema: SCHEMA }] });
+    session.stop();
+    expect(idle).toBe(1);
+    expect(toServer.at(-1)).toBe(REPAIRED.replace('"id":7', '"id":8').replace('"t"', '"u"'));
+  });
+
+  test('once stopped, the listing\'s time running out sends nothing more', () => {
+    vi.useFakeTimers();
+    const { session, toServer } = wired();
+    session.fromClient(Buffer.from(CALL), true);
+    session.stop();
+    vi.advanceTimersByTime(10_000);
+    expect(toServer).toHaveLength(1);
+  });
+
+  test('an answer repeated after its listing ended, nothing of the proxy\'s pending: read as the unread chunk passes it, to the client', () => {
+    const { session, toClient, own, answer } = wired();
+    session.fromClient(Buffer.from(CALL), true);
+    answer({ tools: [{ name: 't', inputSchema: SCHEMA }] });
+    const again = reply(own()[0]!.id, { tools: [] });
+    expect(session.serverPasses(again)).toBe(true);
+    session.fromServer(again, true);
+    session.stop();
+    expect(toClient).toEqual([again.toString('utf8'), '\n']);
+  });
+
+  test('a page answered twice while the next is pending: the next page is still the listing\'s, and the call goes on at once', () => {
+    const { session, toServer, toClient, own, answer } = wired();
+    session.fromClient(Buffer.from(CALL), true);
+    answer({ tools: [{ name: 't', inputSchema: SCHEMA }], nextCursor: 'p2' });
+    expect(own()).toHaveLength(2);
+    session.fromServer(reply(own()[0]!.id, { tools: [{ name: 't', inputSchema: SCHEMA }], nextCursor: 'p2' }), true);
+    answer({ tools: [] });
+    session.stop();
+    expect(toClient).toEqual([]);
+    expect(toServer.at(-1)).toBe(REPAIRED);
+  });
+
+  test('a repeated answer read while nothing of the proxy\'s is pending counts for nothing: a later listing\'s late page is still kept from the client', () => {
+    vi.useFakeTimers();
+    const { session, toClient, own, answer } = wired();
+    session.fromClient(Buffer.from(CALL), true);
+    answer({ tools: [{ name: 't', inputSchema: SCHEMA }] });
+    // A client's tools/list is awaited, so the repeated answer is read.
+    session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'), true);
+    session.fromServer(reply(own()[0]!.id, { tools: [] }), true);
+    session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [{ name: 't', inputSchema: SCHEMA }] } })), true);
+    session.fromClient(Buffer.from(CALL.replace('"t"', '"u"')), true);
+    expect(own()).toHaveLength(2);
+    vi.advanceTimersByTime(10_000);
+    const late = reply(own()[1]!.id, { tools: [] });
+    expect(session.serverPasses(late)).toBe(false);
+    session.fromServer(late, true);
+    session.stop();
+    expect(toClient.filter((piece) => piece.includes(own()[1]!.id))).toEqual([]);
+  });
+});

@@ -251,7 +251,8 @@ export class ProxySession {
     clearTimeout(this.timer);
     this.paging = undefined;
     this.ownPages = 0;
-    const lines = this.waiting ?? [];
+    // Only a call waiting starts a listing and its timer, and both end here: lines wait now.
+    const lines = this.waiting!;
     this.waiting = null;
     for (const [line, terminated] of lines) this.fromClient(line, terminated);
     if (this.waiting === null && this.idle !== undefined) {
@@ -358,7 +359,8 @@ export class ProxySession {
   /** Answers a call whose arguments cannot go on (see `repairCall`) with the pipeline's message. */
   private refuse(argsText: string, schema: unknown, name: string, id: MessageId): void {
     const call = prepareToolCall(argsText, schema, { ...this.coerceOptions, toolName: name });
-    this.answer(id, name, call.message ?? 'Invalid parameters.');
+    // The pipeline refuses whatever text `coerceArgsJson` refused, and a refusal has a message.
+    this.answer(id, name, call.message!);
   }
 
   /**
@@ -378,8 +380,9 @@ export class ProxySession {
     });
     for (const change of call.changes) this.wiring.report({ kind: 'change', tool: name, ...change });
     for (const { path, reason, expected, message } of call.refusals) this.wiring.report({ kind: 'refusal', tool: name, path, reason, expected, message });
-    if (call.ok || (validator === undefined && !rejectUndeclared)) return true;
-    this.answer(id, name, call.message ?? 'Invalid parameters.');
+    // Without a validator or rejectUndeclared, a call the repair has read is never refused.
+    if (call.ok) return true;
+    this.answer(id, name, call.message!);
     return false;
   }
 
