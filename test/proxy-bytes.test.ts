@@ -71,6 +71,9 @@ describe('arguments that are not ASCII', () => {
     expect(listOf(byteEdits(text, image, editsOf([])))).toEqual([]);
     // Right after a character past ASCII (never a JSON token's edge, but the mapping holds there too).
     expect(listOf(byteEdits('é1,', '\xc3\xa91,', editsOf([{ start: 1, end: 2, text: 'x' }])))).toEqual([{ start: 2, end: 3, text: 'x' }]);
+    // U+0080, the first character past ASCII: its bytes (C2 80) are skipped before an edit, and an edit may not end at it.
+    expect(listOf(byteEdits('\u00801,', '\xc2\x801,', editsOf([{ start: 1, end: 2, text: 'x' }])))).toEqual([{ start: 2, end: 3, text: 'x' }]);
+    expect(listOf(byteEdits('1\u0080', '1\xc2\x80', editsOf([{ start: 0, end: 1, text: 'x' }])))).toBeUndefined();
   });
 });
 
