@@ -482,6 +482,24 @@ describe('the Streamable HTTP upstream: what its mutation run of 2026-12-02 left
     expect(opened[2]! - opened[0]!).toBeLessThan(900);
   });
 
+  test('a GET stream that breaks mid-event is opened again', async () => {
+    let gets = 0;
+    const server = await recording((seen, response) => {
+      if (seen.method === 'POST') return void json(response, '{"jsonrpc":"2.0","id":1,"result":{}}');
+      if (seen.method !== 'GET' || ++gets > 1) return void response.writeHead(405).end();
+      response.writeHead(200, { 'content-type': 'text/event-stream' }).write('retry: 40\n\ndata: {"jsonrpc"');
+      setTimeout(() => response.socket!.destroy(), 20);
+    });
+    const { upstream, delivered, send } = upstreamTo(server.url);
+    send(INITIALIZE);
+    await until(() => gets === 2, 3_000);
+    upstream.end();
+    await upstream.done;
+    await server.close();
+    expect(gets).toBe(2);
+    expect(delivered).toEqual(['{"jsonrpc":"2.0","id":1,"result":{}}']);
+  });
+
   test('the protocol version is read from the first answer only: not from a later one, nor from the GET stream, nor when it is no string', async () => {
     for (const first of ['{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":20250618}}', '{"jsonrpc":"2.0","id":1,"result":{}}', 'not JSON']) {
       let gets = 0;
