@@ -44,9 +44,15 @@ async function recording(handle: (seen: Seen, response: ServerResponse) => void)
 function upstreamTo(url: URL, headers: Record<string, string> = {}) {
   const delivered: string[] = [];
   const warned: string[] = [];
-  const session = { fromServer: (line: Buffer) => delivered.push(line.toString()) } as unknown as ProxySession;
+  /** The messages handed to the session as a line without its newline (there must be none). */
+  const unterminated: string[] = [];
+  const fromServer = (line: Buffer, terminated: boolean) => {
+    delivered.push(line.toString());
+    if (!terminated) unterminated.push(line.toString());
+  };
+  const session = { fromServer } as unknown as ProxySession;
   const upstream = httpUpstream(url, headers)({ session, reader: undefined as never, client: { pause: () => undefined, resume: () => undefined }, warn: (text) => warned.push(text) });
-  return { upstream, delivered, warned, send: (line: string) => upstream.send([Buffer.from(line)]) };
+  return { upstream, delivered, warned, unterminated, send: (line: string) => upstream.send([Buffer.from(line)]) };
 }
 
 const until = async (done: () => boolean, ms = 10_000): Promise<void> => {
@@ -191,7 +197,7 @@ describe('the Streamable HTTP upstream: what an answer delivers', () => {
       if (id === 1) return void json(response, '{"jsonrpc":"2.0","id":1,"result":{}}');
       response.writeHead(id === 2 ? 503 : 500, id === 2 ? 'Busy' : '').end('refused');
     });
-    const { upstream, delivered, warned, send } = upstreamTo(server.url);
+    const { upstream, delivered, warned, unterminated, send } = upstreamTo(server.url);
     send(INITIALIZE);
     await until(() => delivered.length === 1);
     send(PING);
@@ -209,6 +215,8 @@ describe('the Streamable HTTP upstream: what an answer delivers', () => {
       { jsonrpc: '2.0', id: 4, error: { code: -32000, message: `schema-coerce proxy: ${shown} answered HTTP 500` } },
     ]);
     expect(warned).toEqual([`${shown} answered HTTP 503 Busy`, `${shown} answered HTTP 500`, `${shown} answered HTTP 500`]);
+    // A refusal is a whole message, as every answer is.
+    expect(unterminated).toEqual([]);
   });
 
   test('while the client is not taking bytes a JSON answer is not delivered; once it is, the answer arrives', async () => {
@@ -231,7 +239,9 @@ describe('the Streamable HTTP upstream: what an answer delivers', () => {
 
 describe('the Streamable HTTP upstream: the GET stream', () => {
   test('a server that refuses the GET stream, or answers it with something other than SSE, is not asked again', async () => {
-    for (const refuse of [(response: ServerResponse) => response.writeHead(405).end(), (response: ServerResponse) => json(response, '{}')]) {
+    // A 204 has no body at all.
+    const refusals = [(response: ServerResponse) => response.writeHead(405).end(), (response: ServerResponse) => json(response, '{}'), (response: ServerResponse) => response.writeHead(204).end()];
+    for (const refuse of refusals) {
       const server = await recording((seen, response) => (seen.method === 'POST' ? json(response, '{"jsonrpc":"2.0","id":1,"result":{}}') : refuse(response)));
       const { upstream, delivered, send } = upstreamTo(server.url);
       send(INITIALIZE);
@@ -363,4 +373,205 @@ describe('the Streamable HTTP upstream: the GET stream, resumed', () => {
     await upstream.done;
     await new Promise((resolve) => http.close(resolve));
   }, 30_000);
+});
+
+describe('the Streamable HTTP upstream: what its mutation run of 2026-12-02 left untested', () => {
+  test('it takes whole messages only: each POST must be one message, so client bytes are never handed to it unread', () => {
+    const { upstream } = upstreamTo(new URL('http://127.0.0.1:9/mcp'));
+    expect(upstream.takesStream).toBe(false);
+  });
+
+  test('a first message whose POST breaks lets the later ones go: each is posted and answered', async () => {
+    const server = await recording((seen, response) => {
+      if (seen.method !== 'POST') return void response.writeHead(405).end();
+      if (server.requests.length === 1) return void response.socket!.destroy();
+      json(response, '{"jsonrpc":"2.0","id":2,"result":{}}');
+    });
+    const { upstream, delivered, warned, send } = upstreamTo(server.url);
+    send(INITIALIZE);
+    await until(() => warned.length === 1);
+    send(PING);
+    await until(() => delivered.length === 2, 3_000);
+    upstream.end();
+    await upstream.done;
+    await server.close();
+    expect(JSON.parse(delivered[0]!)).toMatchObject({ id: 1, error: { code: -32000 } });
+    expect(delivered[1]).toBe('{"jsonrpc":"2.0","id":2,"result":{}}');
+  });
+
+  test('a 304 (no body) is refused with its status; a 204 to a request delivers nothing and is no refusal', async () => {
+    const server = await recording((seen, response) => {
+      if (seen.method !== 'POST') return void response.writeHead(405).end();
+      const { id } = JSON.parse(seen.body) as { id: number };
+      if (id === 1) return void json(response, '{"jsonrpc":"2.0","id":1,"result":{}}');
+      response.writeHead(id === 2 ? 304 : 204).end();
+    });
+    const { upstream, delivered, warned, send } = upstreamTo(server.url);
+    send(INITIALIZE);
+    await until(() => delivered.length === 1);
+    send('{"jsonrpc":"2.0","id":3,"method":"ping"}\n');
+    await until(() => server.requests.length === 3);
+    await sleep(50);
+    send(PING);
+    await until(() => delivered.length === 2, 3_000);
+    upstream.end();
+    await upstream.done;
+    await server.close();
+    const shown = server.url.href;
+    expect(delivered.slice(1).map((line) => JSON.parse(line) as unknown)).toEqual([{ jsonrpc: '2.0', id: 2, error: { code: -32000, message: `schema-coerce proxy: ${shown} answered HTTP 304 Not Modified` } }]);
+    expect(warned).toEqual([`${shown} answered HTTP 304 Not Modified`]);
+  });
+
+  test('the body of a 202 is not read, and not left open: its connection is let go at once', async () => {
+    let bodyClosed = false;
+    const server = await recording((seen, response) => {
+      if (seen.method !== 'POST') return void response.writeHead(405).end();
+      if (seen.body.includes('"id"')) return void json(response, '{"jsonrpc":"2.0","id":1,"result":{}}');
+      response.on('close', () => (bodyClosed = true));
+      // A body begun and never ended.
+      response.writeHead(202, { 'content-type': 'application/json' }).write('{"jsonrpc":"2.0"');
+    });
+    const { upstream, delivered, send } = upstreamTo(server.url);
+    send(INITIALIZE);
+    await until(() => delivered.length === 1);
+    send(INITIALIZED);
+    await until(() => bodyClosed, 2_000);
+    expect(bodyClosed).toBe(true);
+    upstream.end();
+    await upstream.done;
+    await server.close();
+    expect(delivered).toEqual(['{"jsonrpc":"2.0","id":1,"result":{}}']);
+  });
+
+  test('a character split across two chunks of an SSE answer arrives whole', async () => {
+    const message = '{"jsonrpc":"2.0","id":1,"result":{"text":"é€😀"}}';
+    const bytes = Buffer.from(`data: ${message}\n\n`);
+    // Inside "€": its first byte in one chunk, the other two in the next.
+    const cut = bytes.indexOf(Buffer.from('€')) + 1;
+    const server = await recording((seen, response) => {
+      if (seen.method !== 'POST') return void response.writeHead(405).end();
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(bytes.subarray(0, cut));
+      setTimeout(() => response.end(bytes.subarray(cut)), 50);
+    });
+    const { upstream, delivered, send } = upstreamTo(server.url);
+    send(INITIALIZE);
+    await until(() => delivered.length === 1);
+    upstream.end();
+    await upstream.done;
+    await server.close();
+    expect(delivered).toEqual([message]);
+  });
+
+  test("the GET stream's retry: is the delay before it is opened again", async () => {
+    const opened: number[] = [];
+    const server = await recording((seen, response) => {
+      if (seen.method === 'POST') return void json(response, '{"jsonrpc":"2.0","id":1,"result":{}}');
+      if (seen.method !== 'GET') return void response.writeHead(405).end();
+      opened.push(Date.now());
+      response.writeHead(200, { 'content-type': 'text/event-stream' }).end('retry: 40\n\n');
+    });
+    const { upstream, send } = upstreamTo(server.url);
+    send(INITIALIZE);
+    await until(() => opened.length === 3, 3_000);
+    upstream.end();
+    await upstream.done;
+    await server.close();
+    // The default delay is 1 s: three openings within it are the server's 40 ms.
+    expect(opened.length).toBeGreaterThanOrEqual(3);
+    expect(opened[2]! - opened[0]!).toBeLessThan(900);
+  });
+
+  test('a GET stream that breaks mid-event is opened again', async () => {
+    let gets = 0;
+    const server = await recording((seen, response) => {
+      if (seen.method === 'POST') return void json(response, '{"jsonrpc":"2.0","id":1,"result":{}}');
+      if (seen.method !== 'GET' || ++gets > 1) return void response.writeHead(405).end();
+      response.writeHead(200, { 'content-type': 'text/event-stream' }).write('retry: 40\n\ndata: {"jsonrpc"');
+      setTimeout(() => response.socket!.destroy(), 20);
+    });
+    const { upstream, delivered, send } = upstreamTo(server.url);
+    send(INITIALIZE);
+    await until(() => gets === 2, 3_000);
+    upstream.end();
+    await upstream.done;
+    await server.close();
+    expect(gets).toBe(2);
+    expect(delivered).toEqual(['{"jsonrpc":"2.0","id":1,"result":{}}']);
+  });
+
+  test('the protocol version is read from the first answer only: not from a later one, nor from the GET stream, nor when it is no string', async () => {
+    for (const first of ['{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":20250618}}', '{"jsonrpc":"2.0","id":1,"result":{}}', 'not JSON']) {
+      let gets = 0;
+      const server = await recording((seen, response) => {
+        if (seen.method === 'GET' && ++gets === 1) {
+          return void response.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: {"jsonrpc":"2.0","id":7,"result":{"protocolVersion":"from-get"}}\n\n');
+        }
+        if (seen.method !== 'POST') return void response.writeHead(405).end();
+        const { id } = JSON.parse(seen.body) as { id: number };
+        json(response, id === 1 ? first : `{"jsonrpc":"2.0","id":${id},"result":{"protocolVersion":"from-later"}}`);
+      });
+      const { upstream, delivered, send } = upstreamTo(server.url);
+      send(INITIALIZE);
+      await until(() => delivered.length === 2);
+      send(PING);
+      await until(() => delivered.length === 3);
+      send('{"jsonrpc":"2.0","id":3,"method":"ping"}\n');
+      await until(() => delivered.length === 4);
+      upstream.end();
+      await upstream.done;
+      await server.close();
+      expect(delivered).toHaveLength(4);
+      const posts = server.requests.filter((seen) => seen.method === 'POST');
+      expect(posts.map((seen) => seen.headers['mcp-protocol-version'])).toEqual([undefined, undefined, undefined]);
+    }
+  });
+
+  test('a refused line that is not JSON is said once on stderr, and answered with nothing', async () => {
+    const server = await recording((seen, response) => (seen.method === 'POST' ? response.writeHead(500, '').end() : response.writeHead(405).end()));
+    const { upstream, delivered, warned, send } = upstreamTo(server.url);
+    send('not JSON\n');
+    await until(() => warned.length === 1);
+    await sleep(50);
+    upstream.end();
+    await upstream.done;
+    await server.close();
+    expect(warned).toEqual([`${server.url.href} answered HTTP 500`]);
+    expect(delivered).toEqual([]);
+  });
+
+  test('closing twice ends the session once: one DELETE, the first status', async () => {
+    const server = await recording((seen, response) => {
+      if (seen.method === 'POST') return void json(response, '{"jsonrpc":"2.0","id":1,"result":{}}', { 'mcp-session-id': 's' });
+      response.writeHead(seen.method === 'DELETE' ? 200 : 405).end();
+    });
+    const { upstream, delivered, send } = upstreamTo(server.url);
+    send(INITIALIZE);
+    await until(() => delivered.length === 1 && server.requests.length === 2);
+    upstream.end();
+    upstream.signal('SIGTERM');
+    upstream.end();
+    expect(await upstream.done).toBe(0);
+    await sleep(100);
+    await server.close();
+    expect(server.requests.map((seen) => seen.method)).toEqual(['POST', 'GET', 'DELETE']);
+  });
+
+  test("the DELETE's answer is not left open: its connection is let go at once, not at the DELETE's 2 s limit", async () => {
+    let deleteClosed = false;
+    const server = await recording((seen, response) => {
+      if (seen.method === 'POST') return void json(response, '{"jsonrpc":"2.0","id":1,"result":{}}', { 'mcp-session-id': 's' });
+      if (seen.method !== 'DELETE') return void response.writeHead(405).end();
+      response.on('close', () => (deleteClosed = true));
+      response.writeHead(200, { 'content-type': 'text/plain' }).write('ended');
+    });
+    const { upstream, delivered, send } = upstreamTo(server.url);
+    send(INITIALIZE);
+    await until(() => delivered.length === 1 && server.requests.length === 2);
+    upstream.end();
+    await upstream.done;
+    await until(() => deleteClosed, 1_000);
+    expect(deleteClosed).toBe(true);
+    await server.close();
+  });
 });

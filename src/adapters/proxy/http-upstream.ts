@@ -179,7 +179,7 @@ class HttpUpstream {
         }
         await this.readEvents(response, false, true);
       } catch {
-        if (this.aborter.signal.aborted) return;
+        // A stream that broke is opened again; one aborted by close() ends with the loop.
       }
       await delay(this.retryMs, undefined, { signal: this.aborter.signal }).catch(() => undefined);
     }
