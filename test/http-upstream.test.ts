@@ -435,7 +435,7 @@ describe('the Streamable HTTP upstream: what its mutation run of 2026-12-02 left
     send(INITIALIZE);
     await until(() => delivered.length === 1);
     send(INITIALIZED);
-    await until(() => bodyClosed, 2_000);
+    await until(() => bodyClosed, 5_000);
     expect(bodyClosed).toBe(true);
     upstream.end();
     await upstream.done;
@@ -477,9 +477,9 @@ describe('the Streamable HTTP upstream: what its mutation run of 2026-12-02 left
     upstream.end();
     await upstream.done;
     await server.close();
-    // The default delay is 1 s: three openings within it are the server's 40 ms.
+    // The default delay is 1 s: three openings within less than two of it are the server's 40 ms (a loaded machine adds time, never takes it).
     expect(opened.length).toBeGreaterThanOrEqual(3);
-    expect(opened[2]! - opened[0]!).toBeLessThan(900);
+    expect(opened[2]! - opened[0]!).toBeLessThan(1_900);
   });
 
   test('a GET stream that breaks mid-event is opened again', async () => {
@@ -570,7 +570,7 @@ describe('the Streamable HTTP upstream: what its mutation run of 2026-12-02 left
     await until(() => delivered.length === 1 && server.requests.length === 2);
     upstream.end();
     await upstream.done;
-    await until(() => deleteClosed, 1_000);
+    await until(() => deleteClosed, 1_500);
     expect(deleteClosed).toBe(true);
     await server.close();
   });
