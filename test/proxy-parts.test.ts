@@ -446,12 +446,17 @@ describe('Outlet', () => {
     return { near, far, received: () => Buffer.concat(chunks), close: () => (near.destroy(), far.destroy(), server.close()) };
   }
 
-  test('to a socket, the buffer pieces are joined into is used again once written, and never while the socket holds it', async () => {
+  /** An outlet writing to a socket pair's near end, the memory each write hands the socket recorded in `buffers`. */
+  async function socketOutlet(): Promise<{ outlet: Outlet; far: Socket; received: () => Buffer; buffers: ArrayBufferLike[]; close: () => void }> {
     const { near, far, received, close } = await socketPair();
     const buffers: ArrayBufferLike[] = [];
     const write = near.write.bind(near) as (chunk: Buffer) => boolean;
     near.write = ((chunk: Buffer) => (buffers.push(chunk.buffer), write(chunk))) as typeof near.write;
-    const outlet = new Outlet(near, { pause: () => far.pause(), resume: () => far.resume() });
+    return { outlet: new Outlet(near, { pause: () => far.pause(), resume: () => far.resume() }), far, received, buffers, close };
+  }
+
+  test('to a socket, the buffer pieces are joined into is used again once written, and never while the socket holds it', async () => {
+    const { outlet, far, received, buffers, close } = await socketOutlet();
     const expected: Buffer[] = [];
     // Small batches the socket writes at once, then large ones while the far end reads nothing, so
     // writes stay pending: each batch is two pieces (joined), its bytes distinct from every other's.
@@ -650,11 +655,7 @@ describe('Outlet', () => {
   });
 
   test('to a socket, a batch of exactly the join buffer\'s size is joined into the buffer used before', async () => {
-    const { near, far, received, close } = await socketPair();
-    const buffers: ArrayBufferLike[] = [];
-    const write = near.write.bind(near) as (chunk: Buffer) => boolean;
-    near.write = ((chunk: Buffer) => (buffers.push(chunk.buffer), write(chunk))) as typeof near.write;
-    const outlet = new Outlet(near, { pause: () => far.pause(), resume: () => far.resume() });
+    const { outlet, far, received, buffers, close } = await socketOutlet();
     const expected: Buffer[] = [];
     for (let n = 0; n < 5; n++) {
       const pieces = [Buffer.alloc((1 << 16) - 3, n), Buffer.from(`#${n}\n`)];
