@@ -655,7 +655,7 @@ describe('Outlet', () => {
   });
 
   test('to a socket, a batch of exactly the join buffer\'s size is joined into the buffer used before', async () => {
-    const { outlet, far, received, buffers, close } = await socketOutlet();
+    const { outlet, received, buffers, close } = await socketOutlet();
     const expected: Buffer[] = [];
     for (let n = 0; n < 5; n++) {
       const pieces = [Buffer.alloc((1 << 16) - 3, n), Buffer.from(`#${n}\n`)];
