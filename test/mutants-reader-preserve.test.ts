@@ -104,6 +104,53 @@ describe('forged rewrites the check refuses', () => {
   });
 });
 
+describe('a rewritten string is read run by run, each escape where it stands', () => {
+  // The Python string a, newline, b, spelled a, `\n`, b in JSON; then the string c.
+  const text = String.raw`['a\nb', 'c']`;
+  const spans = [1, 7, 9, 12];
+  const spelled = (to: string): Edit[] => [
+    { start: 1, end: 7, to, rule: 'quotes', escapes: 'python' },
+    { start: 9, end: 12, to: '"c"', rule: 'quotes', escapes: 'python' },
+  ];
+
+  test('the honest spelling passes', () => {
+    expect(checked(text, spans, spelled(String.raw`"a\nb"`))).not.toThrow();
+  });
+
+  test.each([
+    ['the run before the escape', String.raw`"x\nb"`],
+    ['the escape itself', String.raw`"a\tb"`],
+    ['the run after the escape', String.raw`"a\nx"`],
+    ['a character more after the escape', String.raw`"a\nbb"`],
+    ['a character fewer after the escape', String.raw`"a\n"`],
+    ['the escape read as a backslash and a letter', String.raw`"a\\nb"`],
+  ])('a spelling that differs in %s is refused', (_name, to) => {
+    expect(checked(text, spans, spelled(to))).toThrow(NOT_KEPT);
+  });
+
+  test('a code point past U+FFFF is its surrogate pair, in that order', () => {
+    const astral = String.raw`['\U0001F600']`;
+    const at = [1, astral.length - 1];
+    const whole = (to: string): Edit[] => [{ start: 1, end: astral.length - 1, to, rule: 'quotes', escapes: 'python' }];
+    expect(checked(astral, at, whole(String.raw`"\ud83d\ude00"`))).not.toThrow();
+    expect(checked(astral, at, whole(String.raw`"\ude00\ud83d"`))).toThrow(NOT_KEPT);
+    expect(checked(astral, at, whole(String.raw`"\ud83d"`))).toThrow(NOT_KEPT);
+  });
+
+  test('a backslash in a later token is found after tokens with none (one search, shared by the tokens)', () => {
+    const later = String.raw`['a', 'b', 'c\td']`;
+    const laterSpans = [1, 4, 6, 9, 11, 17];
+    const edits = (last: string): Edit[] => [
+      { start: 1, end: 4, to: '"a"', rule: 'quotes', escapes: 'python' },
+      { start: 6, end: 9, to: '"b"', rule: 'quotes', escapes: 'python' },
+      { start: 11, end: 17, to: last, rule: 'quotes', escapes: 'python' },
+    ];
+    expect(checked(later, laterSpans, edits(String.raw`"c\td"`))).not.toThrow();
+    // Read as written, the third token would be a backslash and a t: that spelling must not pass for it.
+    expect(checked(later, laterSpans, edits(String.raw`"c\\td"`))).toThrow(NOT_KEPT);
+  });
+});
+
 describe('a token claimed as a Gemma string must have its two delimiters', () => {
   test.each([
     ['no delimiter, long enough for two', "['12345ab12345']", '"5ab1"'],
