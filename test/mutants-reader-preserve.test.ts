@@ -128,6 +128,22 @@ describe('a rewritten string is read run by run, each escape where it stands', (
     expect(checked(text, spans, spelled(to))).toThrow(NOT_KEPT);
   });
 
+  test('a backslash just before the closing quote opens no escape with it', () => {
+    // Claimed as one token, `'a\'` is the two characters a and a backslash, never a and a quote.
+    const cut = String.raw`['a\']`;
+    expect(checked(cut, [1, 5], [{ start: 1, end: 5, to: `"a'"`, rule: 'quotes', escapes: 'python' }])).toThrow(NOT_KEPT);
+  });
+
+  test('an escape whose hex digits run out is no escape, though its first digits spell a character', () => {
+    const partial = String.raw`['\u12zz']`;
+    expect(checked(partial, [1, 9], [{ start: 1, end: 9, to: String.raw`"\u0012"`, rule: 'quotes', escapes: 'python' }])).toThrow(NOT_KEPT);
+  });
+
+  test('U+FFFF, the last code point of one code unit, moves the reading on by one', () => {
+    const schema = { type: 'object', properties: { a: { type: 'string' } } };
+    expect(coerceArgsJson(String.raw`{'a': '\uffffx'}`, schema, { lenient: true })).toBe(String.raw`{"a": "\uffffx"}`);
+  });
+
   test('a code point past U+FFFF is its surrogate pair, in that order', () => {
     const astral = String.raw`['\U0001F600']`;
     const at = [1, astral.length - 1];

@@ -33,11 +33,11 @@ class Matcher implements JsonVisitor {
   private edit = 0;
   private shift = 0;
   /**
-   * The first backslash of the input at or after `searched` (2^32 - 1 for none): one forward
-   * search shared by the tokens, which come in order (searched again for a token that does not).
+   * The first backslash of the input at or after the last place asked about (2^32 - 1 for none,
+   * -1 before the first search): one forward search shared by the tokens. They are asked about in
+   * text order: a token is read only once its place has been checked, and the places only grow.
    */
   private backslash = -1;
-  private searched = 0;
 
   constructor(input: string, repaired: string, spans: TokenSpans, edits: readonly Edit[]) {
     this.input = input;
@@ -99,10 +99,7 @@ class Matcher implements JsonVisitor {
 
   /** The first backslash of the input at or after `at` (2^32 - 1 for none). */
   private backslashFrom(at: number): number {
-    if (this.backslash < at || at < this.searched) {
-      this.searched = at;
-      this.backslash = this.input.indexOf('\\', at) >>> 0;
-    }
+    if (this.backslash < at) this.backslash = this.input.indexOf('\\', at) >>> 0;
     return this.backslash;
   }
 
@@ -156,11 +153,12 @@ class Matcher implements JsonVisitor {
           return false;
         }
       }
-      // A code point past U+FFFF is two code units of the value, a surrogate pair.
-      if (code > 0x10ffff || (code > 0xffff ? value.codePointAt(at) : value.charCodeAt(at)) !== code) return false;
+      // A code point past U+FFFF is two code units of the value, a surrogate pair (and past
+      // U+10FFFF none: `codePointAt` never reads one so large).
+      if ((code > 0xffff ? value.codePointAt(at) : value.charCodeAt(at)) !== code) return false;
       at += code > 0xffff ? 2 : 1;
     }
-    return (at === 0 ? value : value.slice(at)) === text.slice(run, stop);
+    return value.slice(at) === text.slice(run, stop);
   }
 }
 
