@@ -224,6 +224,8 @@ describe('the check\'s own tables, in a module loaded afresh (their values are r
     ['typographic single quotes', '{"a": \u2018q \\n\u2019}', '{"a": "q \\n"}'],
     ['a Gemma string', '{"a": <|"|>g "x"<|"|>}', '{"a": "g \\"x\\""}'],
     ['an empty single-quoted string', "{'a': ''}", '{"a": ""}'],
+    ['every Python escape spelled with digits', String.raw`{'a': '\x41\u0042\U00000043\104\7-'}`, String.raw`{"a": "ABCD\u0007-"}`],
+    ['a JSON \\u escape in a string rewritten for its raw tab', '{"a": "tab\there \\u0041"}', '{"a": "tab\\there A"}'],
   ])('%s is repaired', async (_name, input, output) => {
     const { coerceArgsJson: fresh } = (await import('../src/index.js')) as typeof import('../src/index.js');
     expect(fresh(input, { type: 'object' }, { lenient: true })).toBe(output);

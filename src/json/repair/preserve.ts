@@ -131,27 +131,20 @@ class Matcher implements JsonVisitor {
       // (Slices compared with `===`, which V8 does natively, measured faster than `startsWith`.)
       if (value.slice(at, at + i - run) !== text.slice(run, i)) return false;
       at += i - run;
-      const next = text[i + 1];
-      const simple = i + 1 < stop ? table[next!] : undefined;
+      // The closing quote, which the tables hold, never ends an escape.
+      const simple = i + 1 < stop ? table[text[i + 1]!] : undefined;
       let code: number;
       if (simple !== undefined) {
         code = simple.charCodeAt(0);
         run = i + 2;
       } else {
-        const digits = next === 'u' ? 4 : escapes === 'python' && next === 'x' ? 2 : escapes === 'python' && next === 'U' ? 8 : 0;
-        if (digits > 0) {
-          const hex = text.slice(i + 2, Math.min(stop, i + 2 + digits));
-          if (hex.length !== digits || !/^[0-9a-fA-F]*$/.test(hex)) return false;
-          code = Number.parseInt(hex, 16);
-          run = i + 2 + digits;
-        } else if (escapes === 'python' && i + 1 < stop && next! >= '0' && next! <= '7') {
-          let end = i + 2;
-          while (end < stop && end < i + 4 && text[end]! >= '0' && text[end]! <= '7') end++;
-          code = Number.parseInt(text.slice(i + 1, end), 8);
-          run = end;
-        } else {
-          return false;
-        }
+        // Hex digits and octal ones never run into the closing quote, so a match ends inside the token.
+        const digits = escapes === 'python' ? PYTHON_DIGITS : JSON_DIGITS;
+        digits.lastIndex = i + 1;
+        const match = digits.exec(text);
+        if (match === null) return false;
+        code = match[4] === undefined ? Number.parseInt(match[1] ?? match[2] ?? match[3]!, 16) : Number.parseInt(match[4], 8);
+        run = digits.lastIndex;
       }
       // A code point past U+FFFF is two code units of the value, a surrogate pair (and past
       // U+10FFFF none: `codePointAt` never reads one so large).
@@ -170,6 +163,10 @@ const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '
 const PYTHON_ESCAPES: Readonly<Record<string, string>> = {
   '"': '"', "'": "'", '\\': '\\', a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\x0b',
 };
+
+/** The escapes spelled with digits, after the backslash: `\\uXXXX` in JSON; in Python `\\xHH`, `\\UXXXXXXXX` and octal too. */
+const JSON_DIGITS = /u([0-9a-fA-F]{4})/y;
+const PYTHON_DIGITS = /u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|U([0-9a-fA-F]{8})|([0-7]{1,3})/y;
 
 /**
  * Throws unless `repaired`, the input with `edits` applied, is strict JSON whose string and
