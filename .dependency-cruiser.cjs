@@ -1,5 +1,5 @@
 /**
- * The layers, as rules (`npm run lint:deps`): src/json ← src/schema ← src/repair ← src/report ←
+ * The layers, as rules (`npm run lint:deps`): src/json ← src/schema ← src/coerce ← src/report ←
  * src/adapters, each folder importing only the folders before it; the public entry files
  * (src/*.ts) may import any layer, and no layer imports an entry file except the adapters.
  * docs/ARCHITECTURE.md draws the same picture, and test/architecture.test.ts holds it to the code.
@@ -14,10 +14,10 @@ function layer(name, from, to, comment) {
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', comment: 'No import cycles, at any length.', from: {}, to: { circular: true } },
-    layer('json-is-the-base', '^src/json/', ['^src/(schema|repair|report|adapters)/', ENTRY], 'src/json imports no other layer.'),
-    layer('schema-over-json', '^src/schema/', ['^src/(repair|report|adapters)/', ENTRY], 'src/schema imports only src/json.'),
-    layer('repair-over-schema', '^src/repair/', ['^src/(report|adapters)/', ENTRY], 'src/repair imports only src/json and src/schema.'),
-    layer('report-over-repair', '^src/report/', ['^src/adapters/', ENTRY], 'src/report imports no adapter and no entry file.'),
+    layer('json-is-the-base', '^src/json/', ['^src/(schema|coerce|report|adapters)/', ENTRY], 'src/json imports no other layer.'),
+    layer('schema-over-json', '^src/schema/', ['^src/(coerce|report|adapters)/', ENTRY], 'src/schema imports only src/json.'),
+    layer('coerce-over-schema', '^src/coerce/', ['^src/(report|adapters)/', ENTRY], 'src/coerce imports only src/json and src/schema.'),
+    layer('report-over-coerce', '^src/report/', ['^src/adapters/', ENTRY], 'src/report imports no adapter and no entry file.'),
     {
       name: 'adapters-use-public-entries',
       severity: 'error',
@@ -26,11 +26,11 @@ module.exports = {
         'Four named modules need internals: the proxy reads message heads with the JSON scanner and copies ' +
         'what it keeps of them with src/json/strings.ts (src/adapters/proxy/message.ts), splices into the ' +
         'bytes of a call the spans the text path rewrote, so the bytes it leaves alone go on as they came ' +
-        '(src/adapters/proxy/session.ts and src/adapters/proxy/splice.ts, through src/repair/coerce.ts), ' +
+        '(src/adapters/proxy/session.ts and src/adapters/proxy/splice.ts, through src/coerce/coerce.ts), ' +
         'and tells the scanner which arguments it checked for control bytes (session.ts), and the MCP wire ' +
         'writes exact numbers with the number-literal helpers (src/adapters/mcp/wire.ts).',
       from: { path: '^src/adapters/', pathNot: '^src/adapters/(proxy/message|proxy/session|proxy/splice|mcp/wire)[.]ts$' },
-      to: { path: '^src/(json|schema|repair|report)/' },
+      to: { path: '^src/(json|schema|coerce|report)/' },
     },
     { name: 'not-to-unresolvable', severity: 'error', comment: 'Every import resolves.', from: {}, to: { couldNotResolve: true } },
   ],

@@ -6,7 +6,7 @@
  */
 import { jsonrepair } from 'jsonrepair';
 import { coerceArgsJson } from '../src/index.js';
-import { repairJsonText } from '../src/json/repair/repair.js';
+import { repairJsonText } from '../src/json/tolerant/repair.js';
 import { SYNTHETIC_SCHEMA, syntheticWorkloads } from './workloads.js';
 
 /** What run.ts lends a group of rows: timing, targets and the rows measured. */

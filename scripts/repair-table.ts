@@ -20,9 +20,9 @@ import { jsonrepair } from 'jsonrepair';
 import { z } from 'zod';
 import { coerceArgsJson, parseArgs, stringifyArgs } from '../src/index.js';
 import type { CoerceOptions } from '../src/index.js';
-import { readTolerant } from '../src/json/repair/reader.js';
+import { readTolerant } from '../src/json/tolerant/reader.js';
 import { scanJson } from '../src/json/scanner.js';
-import { truncationOf } from '../src/json/repair/repair.js';
+import { truncationOf } from '../src/json/tolerant/repair.js';
 
 interface WildCase {
   readonly name: string;

@@ -3,5 +3,5 @@
  * dependency).
  * @packageDocumentation
  */
-export { coercedJsonSchema, createToolCallRepair, repairToolInput } from './adapters/ai.js';
-export type { CoercedJsonSchemaOptions, ToolCallRepairOptions } from './adapters/ai.js';
+export { coercedJsonSchema, createToolCallRepair, repairToolInput } from './adapters/frameworks/ai.js';
+export type { CoercedJsonSchemaOptions, ToolCallRepairOptions } from './adapters/frameworks/ai.js';

@@ -1,5 +1,5 @@
 /** The `schema-coerce` command: runs the CLI and sets the exit status. */
-import { main, UsageError } from './adapters/cli.js';
+import { main, UsageError } from './adapters/cli/cli.js';
 
 main(process.argv.slice(2)).then(
   (status) => {

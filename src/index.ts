@@ -2,7 +2,7 @@
  * schema-coerce: repair LLM tool-call arguments against the tool's own JSON Schema.
  * @packageDocumentation
  */
-export { coerceArgs, coerceArgsJson, coerceIntegerArgs, formatToolCall } from './repair/coerce.js';
+export { coerceArgs, coerceArgsJson, coerceIntegerArgs, formatToolCall } from './coerce/coerce.js';
 export { ArgsCycleError, ArgsParseError, MissingPeerError, SchemaCoerceError } from './json/errors.js';
 export { LosslessNumber, isLosslessNumber, parseArgs, stringifyArgs, toPlainNumbers } from './json/lossless.js';
 export { InvalidArgsError, prepareToolCall } from './report/pipeline.js';
@@ -13,4 +13,4 @@ export type { ArgsValidator, PrepareOptions, PreparedCall } from './report/pipel
 export type { UndeclaredKey } from './report/undeclared.js';
 export type {
   Change, ChangeRule, CoerceOptions, CoerceResult, IntegerRange, JsonType, LenientRules, Refusal, RefusalReason,
-} from './repair/types.js';
+} from './coerce/types.js';

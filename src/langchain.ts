@@ -3,8 +3,8 @@
  * dependency; `loadCoercedMcpTools` also needs `@langchain/mcp-adapters`).
  * @packageDocumentation
  */
-export { coerceTool, coerceTools } from './adapters/langchain.js';
-export { loadCoercedMcpTools } from './adapters/langchain-mcp.js';
-export type { LangChainCoercionOptions } from './adapters/langchain.js';
-export type { LoadCoercedMcpToolsOptions } from './adapters/langchain-mcp.js';
-export type { FrameworkCoercionOptions, FrameworkCoercionReport } from './adapters/framework-call.js';
+export { coerceTool, coerceTools } from './adapters/frameworks/langchain.js';
+export { loadCoercedMcpTools } from './adapters/frameworks/langchain-mcp.js';
+export type { LangChainCoercionOptions } from './adapters/frameworks/langchain.js';
+export type { LoadCoercedMcpToolsOptions } from './adapters/frameworks/langchain-mcp.js';
+export type { FrameworkCoercionOptions, FrameworkCoercionReport } from './adapters/frameworks/framework-call.js';

@@ -3,6 +3,6 @@
  * an optional peer dependency).
  * @packageDocumentation
  */
-export { coerceFunctionTool, coerceMcpServer, coerceTools } from './adapters/openai-agents.js';
-export type { AgentsCoercionOptions } from './adapters/openai-agents.js';
-export type { FrameworkCoercionOptions, FrameworkCoercionReport } from './adapters/framework-call.js';
+export { coerceFunctionTool, coerceMcpServer, coerceTools } from './adapters/frameworks/openai-agents.js';
+export type { AgentsCoercionOptions } from './adapters/frameworks/openai-agents.js';
+export type { FrameworkCoercionOptions, FrameworkCoercionReport } from './adapters/frameworks/framework-call.js';

@@ -5,7 +5,7 @@
  * errors' own names.
  */
 import { describe, expect, test } from 'vitest';
-import { prepareFrameworkCall, resolveValidator } from '../src/adapters/framework-call.js';
+import { prepareFrameworkCall, resolveValidator } from '../src/adapters/frameworks/framework-call.js';
 import { prepare } from '../src/adapters/mcp/options.js';
 import { NumberPrecisionError } from '../src/adapters/mcp/wire.js';
 import { InvalidToolArgumentsError } from '../src/adapters/mcp/client.js';

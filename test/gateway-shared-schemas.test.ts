@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { coerceArgs } from '../src/index.js';
-import { SharedSchemas, ToolSchemas } from '../src/adapters/tool-schemas.js';
+import { SharedSchemas, ToolSchemas } from '../src/adapters/shared/tool-schemas.js';
 
 const listing = (): unknown[] => JSON.parse('[{"name":"add","inputSchema":{"type":"object","properties":{"a":{"type":"integer"}}}},{"name":"say","inputSchema":{"type":"object","properties":{"text":{"type":"string"}}}}]') as unknown[];
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { coerceArgs, coerceArgsJson, parseArgs, stringifyArgs, type CoerceOptions } from '../src/index.js';
 import { scanJson, scanningPlain } from '../src/json/scanner.js';
-import { coerceArgsJsonEdits, type TextEdits } from '../src/repair/coerce.js';
+import { coerceArgsJsonEdits, type TextEdits } from '../src/coerce/coerce.js';
 import { listOf } from './_helpers/text-edits.js';
 
 // Lenient mode on the text path: only the spans that change are rewritten, every other byte kept.

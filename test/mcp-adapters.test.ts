@@ -10,9 +10,9 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test } from 'vitest';
 import { withArgCoercion, withServerArgCoercion } from '../src/mcp.js';
-import { prepareFrameworkCall } from '../src/adapters/framework-call.js';
+import { prepareFrameworkCall } from '../src/adapters/frameworks/framework-call.js';
 import { stringifyArgs } from '../src/index.js';
-import { Paging } from '../src/adapters/tool-schemas.js';
+import { Paging } from '../src/adapters/shared/tool-schemas.js';
 
 const SCHEMA = { type: 'object' as const, properties: { n: { type: 'integer' } } };
 const text = (result: unknown): string => (result as { content: { text: string }[] }).content[0]!.text;

@@ -8,8 +8,8 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ArgsParseError, coerceArgs, coerceArgsJson, formatToolCall, parseArgs, stringifyArgs } from '../src/index.js';
 import { listOf } from './_helpers/text-edits.js';
-import type { TextEdits } from '../src/repair/text-edits.js';
-import { coerceArgsJsonEdits } from '../src/repair/coerce.js';
+import type { TextEdits } from '../src/coerce/text-edits.js';
+import { coerceArgsJsonEdits } from '../src/coerce/coerce.js';
 
 const fail = vi.hoisted(() => ({ on: false }));
 const internal = (): never => {
@@ -21,8 +21,8 @@ vi.mock('../src/json/scanner.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../src/json/scanner.js')>();
   return { ...actual, scanJson: (...args: Parameters<typeof actual.scanJson>) => (fail.on ? internal() : actual.scanJson(...args)) };
 });
-vi.mock('../src/repair/walk.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../src/repair/walk.js')>();
+vi.mock('../src/coerce/walk.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../src/coerce/walk.js')>();
   return { ...actual, walk: (...args: Parameters<typeof actual.walk>) => (fail.on ? internal() : actual.walk(...args)) };
 });
 

@@ -4,7 +4,7 @@
  * only in how much work they do (a fold where nothing can fold leaves the value), so it is asked here.
  */
 import { expect, test } from 'vitest';
-import { foldsEnumCase } from '../src/repair/enum-case.js';
+import { foldsEnumCase } from '../src/coerce/enum-case.js';
 import { compilePlan, type PlanNode } from '../src/schema/plan.js';
 
 const node = (schema: unknown): PlanNode => {

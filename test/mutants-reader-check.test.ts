@@ -5,15 +5,15 @@
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ArgsParseError, coerceArgsJson, prepareToolCall } from '../src/index.js';
-import type { Reading } from '../src/json/repair/reader.js';
-import * as reader from '../src/json/repair/reader.js';
+import type { Reading } from '../src/json/tolerant/reader.js';
+import * as reader from '../src/json/tolerant/reader.js';
 
-vi.mock('../src/json/repair/reader.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../src/json/repair/reader.js')>();
+vi.mock('../src/json/tolerant/reader.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../src/json/tolerant/reader.js')>();
   return { ...actual, readTolerant: vi.fn(actual.readTolerant) };
 });
 
-const { readTolerant: honest } = await vi.importActual<typeof import('../src/json/repair/reader.js')>('../src/json/repair/reader.js');
+const { readTolerant: honest } = await vi.importActual<typeof import('../src/json/tolerant/reader.js')>('../src/json/tolerant/reader.js');
 
 /** From now on the reader writes `to` in place of every string it requotes. */
 function lyingReader(to: string): void {

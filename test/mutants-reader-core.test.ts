@@ -1,5 +1,5 @@
 /**
- * The tolerant reader's tables and main loop (`src/json/repair/reader.ts`: its constants,
+ * The tolerant reader's tables and main loop (`src/json/tolerant/reader.ts`: its constants,
  * `readTolerant`, `read()` and `key()`) through the public entry points, by the rows of
  * `fixtures/reader`: number and literal spellings, code fences and blank text, layout and
  * comments, stray brackets, the tool-call markup of each serving engine's format, named, and the
@@ -15,7 +15,7 @@
  */
 import { beforeEach, describe, expect, test, vi } from 'vitest';
 import * as api from '../src/index.js';
-import { readTolerant } from '../src/json/repair/reader.js';
+import { readTolerant } from '../src/json/tolerant/reader.js';
 import { deepFreeze, loadFixtures } from './_helpers/fixtures.js';
 
 /** A row of `fixtures/reader`: a model's text, and its repaired text and rules, or its refusal. */

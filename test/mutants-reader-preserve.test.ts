@@ -7,9 +7,9 @@
  */
 import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { ArgsParseError, coerceArgsJson } from '../src/index.js';
-import { applyEdits, type Edit } from '../src/json/repair/edits.js';
-import { checkTokensKept } from '../src/json/repair/preserve.js';
-import { readTolerant } from '../src/json/repair/reader.js';
+import { applyEdits, type Edit } from '../src/json/tolerant/edits.js';
+import { checkTokensKept } from '../src/json/tolerant/preserve.js';
+import { readTolerant } from '../src/json/tolerant/reader.js';
 
 const NOT_KEPT = '[schema-coerce] invalid JSON: the repair would not keep every string and number of the text; refused';
 

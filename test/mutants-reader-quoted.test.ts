@@ -1,5 +1,5 @@
 /**
- * The quoted-string reader (`src/json/repair/quoted.ts`) through the public entry points: where a
+ * The quoted-string reader (`src/json/tolerant/quoted.ts`) through the public entry points: where a
  * refused escape is named (the backslash that opens it, not the first escape of the string), the
  * escapes at the edges of each reading, the quotes of a single-quoted string, and what the
  * characters around a string do not change.

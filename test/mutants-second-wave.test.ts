@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { coerceArgsJson, prepareToolCall } from '../src/index.js';
 
 describe('control characters: every one below U+0020 is escaped, U+001F included', () => {
-  // Mutant (src/json/repair/quoted.ts, escapeKinds): `code < 0x20` → `code < 0x1f`.
+  // Mutant (src/json/tolerant/quoted.ts, escapeKinds): `code < 0x20` → `code < 0x1f`.
   test.each([
     ['U+001F (unit separator)', '\u001f', '\\u001f'],
     ['U+0000', '\u0000', '\\u0000'],
@@ -23,7 +23,7 @@ describe('control characters: every one below U+0020 is escaped, U+001F included
 });
 
 describe('a string mixing a backslash as written with \\/ is refused, not read with literal backslashes', () => {
-  // Mutant (src/json/repair/quoted.ts, resolve, JSON reading): `literal(…, kinds & (SHARED | JSON_ONLY))`
+  // Mutant (src/json/tolerant/quoted.ts, resolve, JSON reading): `literal(…, kinds & (SHARED | JSON_ONLY))`
   // → `literal(…, kinds & SHARED)`: `"C:\Dev\/x"` then goes out as `C:\Dev\/x` (a backslash kept
   // before the slash) although JSON reads `\/` as `/`: which backslash is which cannot be known.
   const schema = { type: 'object', properties: { path: { type: 'string' } } };

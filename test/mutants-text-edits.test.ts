@@ -1,5 +1,5 @@
 /**
- * The edits' compact form (`src/repair/text-edits.ts`) by its contract: what a builder hands over
+ * The edits' compact form (`src/coerce/text-edits.ts`) by its contract: what a builder hands over
  * is every edit pushed, in order, with its span and its replacement, however many there are (the
  * span array grows past its first five edits, the replacements are joined 512 at a time), and
  * `moved` gives the same replacements over other spans, or `undefined` when a span has no place,
@@ -7,7 +7,7 @@
  * `NONE`) are built once at load, so they are also asked of a module imported afresh.
  */
 import { describe, expect, test, vi } from 'vitest';
-import { TextEdits, TextEditsBuilder } from '../src/repair/text-edits.js';
+import { TextEdits, TextEditsBuilder } from '../src/coerce/text-edits.js';
 
 /** An edit as plain data: `start..end` becomes `text`. */
 interface Plain {
@@ -98,7 +98,7 @@ describe('moved', () => {
 
 test('a module imported afresh builds the same edits (its constants are made at load)', async () => {
   vi.resetModules();
-  const fresh = await import('../src/repair/text-edits.js');
+  const fresh = await import('../src/coerce/text-edits.js');
   expect([fresh.TextEdits.NONE.length, fresh.TextEdits.NONE.texts]).toEqual([0, '']);
   for (const count of [2, 5, 6, 11]) expect(plain(build(fresh.TextEditsBuilder, sample(count)))).toEqual(sample(count));
 });

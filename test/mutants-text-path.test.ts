@@ -77,7 +77,7 @@ describe('the text path keeps the text as it came', () => {
   });
 
   test('a whole number not written `N.0…` loses only its tail: an edit of no new text', async () => {
-    const { coerceArgsJsonEdits } = await import('../src/repair/coerce.js');
+    const { coerceArgsJsonEdits } = await import('../src/coerce/coerce.js');
     const { listOf } = await import('./_helpers/text-edits.js');
     expect(listOf(coerceArgsJsonEdits('{"n":50e-1}', schema))).toEqual([{ start: 6, end: 10, text: '' }]);
     expect(listOf(coerceArgsJsonEdits('{"n":1.5e1}', schema))).toEqual([{ start: 5, end: 10, text: '15' }]);

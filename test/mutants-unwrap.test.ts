@@ -1,5 +1,5 @@
 /**
- * The lenient `unwrap` rule (src/repair/unwrap.ts), one behaviour per test, each under a name of its
+ * The lenient `unwrap` rule (src/coerce/unwrap.ts), one behaviour per test, each under a name of its
  * own: the rows of `fixtures/lenient/unwrap.json` cover the same ground, but as `test.each` cases
  * whose cut names Stryker's per-test coverage cannot tell apart, so its run let their mutants live.
  */

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { ArgsParseError } from '../src/index.js';
-import { applyEdits, type Edit } from '../src/json/repair/edits.js';
-import { checkTokensKept } from '../src/json/repair/preserve.js';
-import { readTolerant } from '../src/json/repair/reader.js';
+import { applyEdits, type Edit } from '../src/json/tolerant/edits.js';
+import { checkTokensKept } from '../src/json/tolerant/preserve.js';
+import { readTolerant } from '../src/json/tolerant/reader.js';
 
 /** Checks `text` with the reader's own edits plus `extra` ones (merged in text order). */
 function check(text: string, extra: readonly Edit[] = []): () => void {

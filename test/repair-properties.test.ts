@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { ArgsParseError, coerceArgsJson, parseArgs, prepareToolCall, stringifyArgs } from '../src/index.js';
-import { repairJsonText } from '../src/json/repair/repair.js';
+import { repairJsonText } from '../src/json/tolerant/repair.js';
 
 const seed = Number(process.env['FC_SEED'] ?? 20261129);
 const numRuns = Number(process.env['FC_RUNS'] ?? 300);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { coerceArgs, coerceArgsJson, parseArgs, prepareToolCall, stringifyArgs } from '../src/index.js';
-import { coerceArgsJsonEdits } from '../src/repair/coerce.js';
+import { coerceArgsJsonEdits } from '../src/coerce/coerce.js';
 import { listOf } from './_helpers/text-edits.js';
 import { validateArgs } from '../src/validate.js';
 import { deepFreeze } from './_helpers/fixtures.js';

@@ -8,7 +8,7 @@ import { hasOwn, isPlainObject, setOwn } from './objects.js';
 import { ArgsCycleError, ArgsParseError } from './errors.js';
 import { decodeString, fail, scanJson, type JsonVisitor } from './scanner.js';
 import { walkValues, type Container, type ValueVisitor } from './walk-values.js';
-import { repairJsonText, type SyntaxChange } from './repair/repair.js';
+import { repairJsonText, type SyntaxChange } from './tolerant/repair.js';
 
 export { LosslessNumber, isLosslessNumber };
 

@@ -1,11 +1,11 @@
 /** The one-call pipeline: parse, coerce, validate, and the texts to dispatch and to display. */
-import { coerceArgs } from '../repair/coerce.js';
+import { coerceArgs } from '../coerce/coerce.js';
 import { ArgsParseError, SchemaCoerceError } from '../json/errors.js';
 import { stringifyArgs, type RepairedParse } from '../json/lossless.js';
-import { readArgsText } from '../repair/read-text.js';
-import { resolveRules } from '../repair/lenient.js';
+import { readArgsText } from '../coerce/read-text.js';
+import { resolveRules } from '../coerce/lenient.js';
 import { describeProblems, invalidParameters, type ValidationIssue } from './message.js';
-import type { Change, CoerceOptions, Refusal } from '../repair/types.js';
+import type { Change, CoerceOptions, Refusal } from '../coerce/types.js';
 import { findUndeclaredKeys, renameUnambiguousKeys, type UndeclaredKey } from './undeclared.js';
 
 /**

@@ -8,7 +8,7 @@ import { normalizeName } from '../json/strings.js';
 import { walkValues, type Container, type PathToken, type ValueVisitor } from '../json/walk-values.js';
 import { planOrNull, type PlanNode } from '../schema/plan.js';
 import { escapeToken, PointerPath } from '../json/pointer.js';
-import type { Change } from '../repair/types.js';
+import type { Change } from '../coerce/types.js';
 
 /** A key the applicable schemas do not declare, with the declared name probably meant. */
 export interface UndeclaredKey {

@@ -1,5 +1,5 @@
 /** `TextEdits` to and from plain lists of edits, for tests that state edits as data. */
-import { TextEditsBuilder, type TextEdits } from '../../src/repair/text-edits.js';
+import { TextEditsBuilder, type TextEdits } from '../../src/coerce/text-edits.js';
 
 /** One edit, plainly: the span `start..end` becomes `text`. */
 export interface Edit {

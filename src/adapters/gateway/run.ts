@@ -5,7 +5,7 @@
  */
 import type { Writable } from 'node:stream';
 import { shownUrl } from '../proxy/secrets.js';
-import { SharedSchemas } from '../tool-schemas.js';
+import { SharedSchemas } from '../shared/tool-schemas.js';
 import type { Backend } from './backend.js';
 import { startEndpoint, type Endpoint } from './endpoint.js';
 import { GatewayLog } from './log.js';

@@ -2,7 +2,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidArgsError, type PreparedCall } from '../../index.js';
-import { Paging, ToolSchemas } from '../tool-schemas.js';
+import { Paging, ToolSchemas } from '../shared/tool-schemas.js';
 import { errorResult, prepare, type McpCoercionOptions } from './options.js';
 import { toWire } from './wire.js';
 

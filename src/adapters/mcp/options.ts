@@ -1,6 +1,6 @@
 /** What the MCP client and server wrappers share: their options, their report, and preparing a call. */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { loadValidateArgs } from '../load-validator.js';
+import { loadValidateArgs } from '../shared/load-validator.js';
 import { prepareToolCall, type ArgsValidator, type CoerceOptions, type PreparedCall } from '../../index.js';
 
 /** What one tool call's repair did, for logging. */

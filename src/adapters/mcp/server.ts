@@ -4,7 +4,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toPlainNumbers } from '../../index.js';
-import { Paging, ToolSchemas } from '../tool-schemas.js';
+import { Paging, ToolSchemas } from '../shared/tool-schemas.js';
 import { errorResult, prepare, type McpCoercionOptions } from './options.js';
 
 /** Options of `withServerArgCoercion`. */

@@ -3,7 +3,7 @@
  * arguments replaced by their UTF-8. Every other byte is the line's own, whatever its encoding,
  * invalid UTF-8 included: the edits of arguments that are not ASCII are moved to byte offsets.
  */
-import type { TextEdits } from '../../repair/coerce.js';
+import type { TextEdits } from '../../coerce/coerce.js';
 import { isAscii, isShortAscii } from './message.js';
 
 const NEWLINE = 0x0a;

@@ -5,7 +5,7 @@
  * root `null` as `{}` only where the root accepts an object, not `null`, and requires nothing).
  */
 import { parseArgs, parseRepaired, type RepairedParse } from '../json/lossless.js';
-import { markTruncation } from '../json/repair/repair.js';
+import { markTruncation } from '../json/tolerant/repair.js';
 import { ALL_TYPES, TYPE_BITS } from '../schema/keywords.js';
 import { planOrNull, type PlanNode } from '../schema/plan.js';
 

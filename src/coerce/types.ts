@@ -1,7 +1,7 @@
 /** Public types: options and the report of a coercion. */
 import type { JsonType } from '../schema/keywords.js';
 import type { IntegerRange } from '../json/numbers.js';
-import type { SyntaxRule } from '../json/repair/repair.js';
+import type { SyntaxRule } from '../json/tolerant/repair.js';
 
 export type { IntegerRange, JsonType };
 

@@ -5,9 +5,9 @@
  */
 import { standardSchemaToJSONSchema, toStandardSchema } from '@mastra/core/schema';
 import { createTool } from '@mastra/core/tools';
-import { toPlainNumbers, type ArgsValidator } from '../index.js';
+import { toPlainNumbers, type ArgsValidator } from '../../index.js';
 import { prepareFrameworkCall, type FrameworkCoercionOptions } from './framework-call.js';
-import { loadValidateArgsSync } from './load-validator.js';
+import { loadValidateArgsSync } from '../shared/load-validator.js';
 
 /**
  * Options of the Mastra adapter. `validate` defaults to `false`: Mastra validates every tool's

@@ -7,7 +7,7 @@ import { rewriteLiterals } from './text-path.js';
 import { TextEdits } from './text-edits.js';
 import { ArgsParseError } from '../json/errors.js';
 import { skipSpace } from '../json/scanner.js';
-import { markTruncation } from '../json/repair/repair.js';
+import { markTruncation } from '../json/tolerant/repair.js';
 import { readArgsText } from './read-text.js';
 import type { CoerceOptions, CoerceResult, Refusal } from './types.js';
 import { unwrapArguments } from './unwrap.js';

@@ -3,8 +3,8 @@
  * options, and one call into `prepareToolCall` with their defaults (lenient on; integers only
  * within ±(2^53−1), since each framework `JSON.parse`s the arguments after the hook).
  */
-import { prepareToolCall, type ArgsValidator, type CoerceOptions, type PreparedCall } from '../index.js';
-import { loadValidateArgs } from './load-validator.js';
+import { prepareToolCall, type ArgsValidator, type CoerceOptions, type PreparedCall } from '../../index.js';
+import { loadValidateArgs } from '../shared/load-validator.js';
 
 /**
  * What one tool call's repair did, for logging: the shape of `schema-coerce/mcp`'s

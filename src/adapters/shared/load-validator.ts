@@ -4,7 +4,7 @@
  * the CLI all work without it until validation is switched on.
  */
 import { createRequire } from 'node:module';
-import { MissingPeerError, type ArgsValidator } from '../index.js';
+import { MissingPeerError, type ArgsValidator } from '../../index.js';
 
 let loading: Promise<ArgsValidator> | undefined;
 
@@ -15,7 +15,7 @@ let loading: Promise<ArgsValidator> | undefined;
  * @throws {MissingPeerError} (as a rejection) When `ajv` cannot be loaded; the next call tries again.
  */
 export function loadValidateArgs(): Promise<ArgsValidator> {
-  loading ??= import('../validate.js').then((module) => module.validateArgs).catch((error: unknown) => {
+  loading ??= import('../../validate.js').then((module) => module.validateArgs).catch((error: unknown) => {
     loading = undefined;
     throw new MissingPeerError('validation', 'ajv', error);
   });

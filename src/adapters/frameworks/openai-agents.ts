@@ -5,9 +5,9 @@
  * that repair against the server's own `inputSchema`. What the model is shown is unchanged.
  */
 import type { CallToolResult, CallToolResultContent, FunctionTool, MCPServer, Tool } from '@openai/agents-core';
-import { toPlainNumbers, type PreparedCall } from '../index.js';
+import { toPlainNumbers, type PreparedCall } from '../../index.js';
 import { prepareFrameworkCall, resolveValidator, type FrameworkCoercionOptions } from './framework-call.js';
-import { ToolSchemas } from './tool-schemas.js';
+import { ToolSchemas } from '../shared/tool-schemas.js';
 
 /**
  * Options of the Agents SDK adapter. `validate` defaults to `false` (repair only) for strict

@@ -6,8 +6,8 @@
  * the SDK, so nothing fails and no repair is asked for: `coercedJsonSchema` coerces those inputs.
  */
 import { jsonSchema, type Schema, type ToolCallRepairFunction, type ToolSet } from 'ai';
-import { coerceArgsJson, InvalidArgsError, prepareToolCall, toPlainNumbers, type ArgsValidator, type CoerceOptions } from '../index.js';
-import { loadValidateArgs } from './load-validator.js';
+import { coerceArgsJson, InvalidArgsError, prepareToolCall, toPlainNumbers, type ArgsValidator, type CoerceOptions } from '../../index.js';
+import { loadValidateArgs } from '../shared/load-validator.js';
 
 /** Options of `createToolCallRepair`: coercion options (lenient is on unless set to false). */
 export interface ToolCallRepairOptions extends CoerceOptions {

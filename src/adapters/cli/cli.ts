@@ -7,16 +7,16 @@ import { readFileSync } from 'node:fs';
 import { parseArgs as parseCommandLine } from 'node:util';
 import {
   ArgsParseError, MissingPeerError, parseArgs, prepareToolCall, SchemaCoerceError, stringifyArgs, type ArgsValidator, type CoerceOptions, type IntegerRange,
-} from '../index.js';
-import { runProxy } from './proxy/process.js';
-import { stdioUpstream } from './proxy/stdio-upstream.js';
-import { httpUpstream } from './proxy/http-upstream.js';
-import { TargetError, targetHeaders, targetUrl } from './proxy/http-target.js';
-import type { Connect } from './proxy/upstream.js';
-import type { ProxyOptions } from './proxy/session.js';
-import { runGateway } from './gateway/run.js';
-import type { GatewayOptions, GatewayUpstream } from './gateway/options.js';
-import { loadValidateArgs } from './load-validator.js';
+} from '../../index.js';
+import { runProxy } from '../proxy/process.js';
+import { stdioUpstream } from '../proxy/stdio-upstream.js';
+import { httpUpstream } from '../proxy/http-upstream.js';
+import { TargetError, targetHeaders, targetUrl } from '../proxy/http-target.js';
+import type { Connect } from '../proxy/upstream.js';
+import type { ProxyOptions } from '../proxy/session.js';
+import { runGateway } from '../gateway/run.js';
+import type { GatewayOptions, GatewayUpstream } from '../gateway/options.js';
+import { loadValidateArgs } from '../shared/load-validator.js';
 
 const HELP = `Usage: schema-coerce --schema <file | inline JSON> [options] [args JSON | -]
        schema-coerce proxy [proxy options] -- <server command> [args…]

@@ -6,7 +6,7 @@
 import { ToolMessage } from '@langchain/core/messages';
 import { ToolInputParsingException, type StructuredToolInterface } from '@langchain/core/tools';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
-import { toPlainNumbers } from '../index.js';
+import { toPlainNumbers } from '../../index.js';
 import { prepareFrameworkCall, resolveValidator, type FrameworkCoercionOptions } from './framework-call.js';
 
 /**
