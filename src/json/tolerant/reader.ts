@@ -7,10 +7,11 @@
  */
 import type { Edit, Escapes, SyntaxRule } from './edits.js';
 import { findBody } from './envelope.js';
+import type { EscapeKinds } from './escapes.js';
 import { skipLayout, type EditSink } from './layout.js';
 import { refuseMarkup } from './markup.js';
 import type { TokenSpans } from './preserve.js';
-import { opensString, QuotedString, type EscapeKinds } from './quoted.js';
+import { opensString, QuotedString } from './quoted.js';
 import { Source } from './source.js';
 import { literalWord, numberEnd, wordEnd } from './words.js';
 
