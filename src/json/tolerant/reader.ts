@@ -13,7 +13,7 @@ import { refuseMarkup } from './markup.js';
 import type { TokenSpans } from './preserve.js';
 import { opensString, QuotedString } from './quoted.js';
 import { Source } from './source.js';
-import { literalWord, numberEnd, wordEnd } from './words.js';
+import { literalWord, numberEnd, refuseKeyValue, wordEnd } from './words.js';
 
 /** What the reader found: the edits to make and every string and number token, in order. */
 export interface Reading {
@@ -173,6 +173,7 @@ class Reader implements EditSink {
       this.string(at);
     } else {
       const end = wordEnd(body, at);
+      refuseKeyValue(source, at, end);
       if (end === -1) {
         refuseMarkup(source, at);
         source.fail(at, `Expected an object key but got ${source.describe(at)}`);

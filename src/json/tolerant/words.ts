@@ -2,7 +2,8 @@
  * Numbers and bare words of the tolerant grammar: where a number token ends (or that the text was
  * cut off inside one), and what a bare word where a value must be reads as: a JSON literal, a
  * Python one (`True`, `False`, `None`), or a refusal that names it (`NaN`, `Infinity`,
- * `undefined`, or any other word).
+ * `undefined`, or any other word); and keys that are no string (a Python dict's `True`, `None`
+ * or number keys), refused.
  */
 import type { Source } from './source.js';
 
@@ -68,4 +69,27 @@ export function literalWord(source: Source, at: number, end: number): string | u
 /** Refuses `word` at `at` by its name when it is one of the words JSON has no spelling for. */
 function refuseWord(source: Source, at: number, word: string): void {
   if (REFUSED_WORDS.includes(word)) source.fail(at, `${word} is not a JSON value and has no JSON spelling`);
+}
+
+/**
+ * Refuses the key at `at` when it is no string: a Python literal (`{True: 1}`: a dict's boolean or
+ * `None` key, which JSON cannot hold, where JSON5 would read the string "True") or a number
+ * (`{1: 'a'}`: an int key, or the string "1"?). `end` is where the identifier there ends, -1 for none.
+ *
+ * @throws {ArgsParseError} For such a key.
+ */
+export function refuseKeyValue(source: Source, at: number, end: number): void {
+  const body = source.body;
+  if (end !== -1) {
+    const word = body.slice(at, end);
+    if (PYTHON_WORDS[word] !== undefined) {
+      source.fail(at, `${word} as a key is Python's ${word === 'None' ? 'None' : `boolean ${word}`}, a dict key no JSON object holds (or the string "${word}", as JSON5 reads it?): refused. Write the key as a string in double quotes ("${word}") if it is a name`);
+    }
+    return;
+  }
+  NUMBER.lastIndex = at;
+  if (NUMBER.test(body)) {
+    const number = body.slice(at, NUMBER.lastIndex);
+    source.fail(at, `${number} as a key is a number, a dict key no JSON object holds (Python's, or the string "${number}"?): refused. Write the key as a string in double quotes ("${number}") if it is a name`);
+  }
 }
