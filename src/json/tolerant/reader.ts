@@ -12,6 +12,7 @@ import { skipLayout, type EditSink } from './layout.js';
 import { refuseMarkup } from './markup.js';
 import type { TokenSpans } from './preserve.js';
 import { opensString, QuotedString } from './quoted.js';
+import type { StrayReadings } from './readings.js';
 import { Source } from './source.js';
 import { literalWord, numberEnd, refuseKeyValue, wordEnd } from './words.js';
 
@@ -22,6 +23,8 @@ export interface Reading {
   readonly tokens: TokenSpans;
   /** The decoded value when the whole text is one string (arguments possibly double-encoded). */
   readonly rootString: string | undefined;
+  /** When the text ends in an extra closing bracket that another bracket could be instead: both, to be refused. */
+  readonly stray: StrayReadings | undefined;
 }
 
 /** Blank as `String.prototype.trim` sees it (the same white space), without copying the text. */
@@ -49,7 +52,7 @@ export function readTolerant(text: string): Reading {
     reader.resolvePending();
   }
   if (end < text.length) edits.push({ start: end, end: text.length, to: '', rule: 'code-fence' });
-  return { edits, tokens: reader.spans(), rootString: reader.rootString() };
+  return { edits, tokens: reader.spans(), rootString: reader.rootString(), stray: reader.stray };
 }
 
 /** A string whose reading waits for the whole text: where it is, its escapes, and its edit's place. */
@@ -86,6 +89,14 @@ class Reader implements EditSink {
   private rootStringAt = -1;
   /** The last closing bracket read (-1 for none): when `after()` reads it, the root container's, which closes last. */
   private rootClose = -1;
+  /**
+   * The first closing bracket (-1 for none) that, dropped instead of an extra one after the root,
+   * gives another value: it closes a container whose every enclosing container, the root
+   * included, is of its kind, and a member follows it in its parent (that member would move in).
+   */
+  private shifted = -1;
+  /** The extra closing bracket after the root and the other one that may be the extra one, when there is such. */
+  stray: StrayReadings | undefined;
 
   constructor(source: Source, edits: Edit[]) {
     this.source = source;
@@ -105,6 +116,10 @@ class Reader implements EditSink {
     const source: Source = this.source;
     /** Per open container: true for an array. */
     const open: boolean[] = [];
+    /** How many open containers, from the root in, are of the root's kind. */
+    let uniform = 0;
+    /** Where the container just closed was closed, when it and every container around it are of the root's kind, else -1. */
+    let chainClose = -1;
     this.skip();
     refuseMarkup(source, this.i);
     for (;;) {
@@ -119,6 +134,7 @@ class Reader implements EditSink {
           this.i++;
           this.rootClose = isArray ? 0x5d : 0x7d;
         } else {
+          if (open.length === uniform && (uniform === 0 || open[0] === isArray)) uniform++;
           open.push(isArray);
           if (!isArray) this.key();
           continue;
@@ -147,6 +163,9 @@ class Reader implements EditSink {
           if (this.i >= body.length) source.cut(this.i, `the text ends inside an ${isArray ? 'array' : 'object'}`);
           next = body.charCodeAt(this.i);
           if (next !== closing) {
+            // A member after a container of the chain: dropping that container's bracket instead would move it in.
+            if (chainClose !== -1 && this.shifted === -1) this.shifted = chainClose;
+            chainClose = -1;
             if (!isArray) this.key();
             break;
           }
@@ -156,6 +175,9 @@ class Reader implements EditSink {
           refuseMarkup(source, this.i);
           source.fail(this.i, `Expected ',' or '${isArray ? ']' : '}'}' but got ${source.describe(this.i)}`);
         }
+        const depth = open.length - 1;
+        chainClose = depth > 0 && depth < uniform ? this.i : -1;
+        if (uniform > depth) uniform = depth;
         open.pop();
         this.i++;
         this.rootClose = closing;
@@ -289,6 +311,8 @@ class Reader implements EditSink {
       this.i = i + 1;
       this.skip();
       if (this.i >= body.length) {
+        // Of the root's kind, it could close the root, and the root's own bracket, or another, be the extra one.
+        if (code === this.rootClose && this.shifted !== -1) this.stray = { last: this.source.offset + i, other: this.source.offset + this.shifted };
         this.edit(i, i + 1, '', 'stray-bracket', before);
         return;
       }

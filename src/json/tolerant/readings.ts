@@ -1,0 +1,50 @@
+/**
+ * Texts with more than one reading. The reader proposes; when two readings give two values, the
+ * text is refused with both named (`AmbiguousTextError`), each as the strict JSON it would be, so
+ * a caller that knows more (the tool's schema) can tell them apart. Today one rule has a second
+ * reading to give: an extra closing bracket after the root, when another bracket of its kind
+ * could be the extra one instead (`{"a": {"b": 1}, "c": 2}}`: `c` beside `a`, or inside it).
+ */
+import { ArgsParseError, locate } from '../errors.js';
+import { applyEdits, type Edit } from './edits.js';
+
+/** An extra closing bracket after the root, and another one that dropped instead gives another value. */
+export interface StrayReadings {
+  /** Where the last bracket is, in the text as given. */
+  readonly last: number;
+  /** Where the other bracket is: it closes a container whose next member would move into it. */
+  readonly other: number;
+}
+
+/**
+ * Thrown when a text has more than one reading and they give different values: the repair is
+ * refused, and `readings` holds each one as strict JSON text, the first the one written before the
+ * bracket or escape in question.
+ */
+export class AmbiguousTextError extends ArgsParseError {
+  /** The readings, each as strict JSON text (at least two). */
+  readonly readings: readonly string[];
+
+  constructor(reason: string, text: string, position: number, readings: readonly string[]) {
+    super(reason, locate(text, position));
+    this.name = 'AmbiguousTextError';
+    this.readings = readings;
+  }
+}
+
+/**
+ * The two readings of a text that ends in an extra closing bracket: `edits` (the last bracket
+ * dropped) and the same edits with the other bracket dropped instead, each applied, and the error
+ * that refuses them, naming both.
+ */
+export function strayBracketError(text: string, edits: readonly Edit[], stray: StrayReadings): AmbiguousTextError {
+  const { last, other } = stray;
+  const second = edits.filter((edit) => edit.start !== last);
+  // No edit covers a bracket: the other bracket's deletion goes before the first edit after it.
+  const at = second.findIndex((edit) => edit.start > other);
+  second.splice(at === -1 ? second.length : at, 0, { start: other, end: other + 1, to: '', rule: 'stray-bracket' });
+  const bracket = JSON.stringify(text[last]);
+  const where = locate(text, other);
+  const reason = `one ${bracket} too many, with two readings: the last ${bracket} is the extra one (the arguments as written before it), or the ${bracket} at line ${where.line} column ${where.column} is, and what follows it moves into the ${text[last] === '}' ? 'object' : 'array'} it closes: refused. Send the arguments again with each bracket closing one container`;
+  return new AmbiguousTextError(reason, text, last, [applyEdits(text, edits), applyEdits(text, second)]);
+}
