@@ -142,30 +142,30 @@ function literal(source: Source, at: number, end: number, known: number): Escape
   return 'literal';
 }
 
-/** What to write instead of an escape whose character cannot be known. */
-const WRITE_INSTEAD = 'Write the character itself or its \\uXXXX escape, and \\\\ for a backslash meant as written';
+/**
+ * Why the escape `written` is refused: `what` it is, and the `reading` that competes with a
+ * backslash meant as written; `python` when it is read as Python's (a Python escape in a text
+ * nothing shows is Python).
+ */
+function refusal(written: string, what: string, reading: string, python?: boolean): string {
+  return `${python ? 'a Python escape in a text that is not a Python literal: ' : ''}\`${written}\` ${what} (${reading}, or a backslash meant as written?): refused. Write the character itself, or \\\\ for a backslash meant as written`;
+}
 
-/** Why the broken hex escape at `at` is refused, naming what it could have meant. */
+/** Why the broken hex escape at `at` is refused. */
 function brokenEscape(body: string, at: number): string {
   CODE_POINT.lastIndex = at + 1;
   const braced = CODE_POINT.exec(body);
-  if (braced !== null) {
-    const code = parseInt(braced[1]!, 16);
-    if (code <= 0x10ffff) {
-      const char = String.fromCodePoint(code);
-      return `\`${body.slice(at, CODE_POINT.lastIndex)}\` is JavaScript's code-point escape for ${JSON.stringify(char)}, which JSON does not have (that character, or a backslash meant as written?): refused. Write the character itself (${jsonEscape(char)}), or \\\\ for a backslash meant as written`;
-    }
+  const code = braced === null ? -1 : parseInt(braced[1]!, 16);
+  if (code !== -1 && code <= 0x10ffff) {
+    return refusal(body.slice(at, CODE_POINT.lastIndex), `is JavaScript's escape for ${JSON.stringify(String.fromCodePoint(code))}, not JSON's`, 'that character');
   }
-  const letter = body[at + 1]!;
-  const digits = HEX_DIGITS[letter]!;
+  const digits = HEX_DIGITS[body[at + 1]!]!;
   HEX_RUN.lastIndex = at + 2;
   HEX_RUN.test(body);
   const run = Math.min(HEX_RUN.lastIndex - at - 2, digits);
   // With no digit, the character after the letter shows what followed it (`\us` of `C:\users`).
   const written = body.slice(at, at + 2 + (run === 0 && WORD_CHAR.test(body[at + 2] ?? '') ? 1 : run));
-  const whose = letter === 'u' ? '' : " (Python's; JSON has none)";
-  const what = run === digits ? 'names no character: it is past U+10FFFF, the last one' : `takes ${digits} hex digits and has ${run === 0 ? 'none' : run} here`;
-  return `\`${written}\` is a broken escape: \\${letter}${whose} ${what} (a character lost, or a backslash meant as written?): refused. ${WRITE_INSTEAD}`;
+  return refusal(written, `is a broken escape: ${run === digits ? 'past U+10FFFF' : `with ${run} of its ${digits} hex digits`}`, 'a character lost');
 }
 
 /** A character that may follow an escape letter in a message: a letter, a digit or `_`. */
@@ -173,21 +173,10 @@ const WORD_CHAR = /^\w$/;
 
 /** Why the Python escape at `at`, in a text nothing shows is Python, is refused: its two readings. */
 function pythonOnly(body: string, at: number): string {
-  PYTHON_ESCAPE.lastIndex = at;
-  PYTHON_ESCAPE.test(body);
-  const written = body.slice(at, PYTHON_ESCAPE.lastIndex);
-  const char = decodeEscapes(written, true);
-  return `a Python escape in a text that is not a Python literal: \`${written}\` is ${JSON.stringify(char)} in Python and no escape in JSON (Python's character, or a backslash as written?): refused. Write the character itself (${jsonEscape(char)}), or \\\\ for a backslash meant as written`;
-}
-
-/** A Python-only escape, whole: `\xHH`, `\UXXXXXXXX`, octal, or one character. */
-const PYTHON_ESCAPE = /\\(?:x[0-9a-fA-F]{2}|U[0-9a-fA-F]{8}|[0-7]{1,3}|[\s\S])/y;
-
-/** `value` as JSON's `\u` escapes, one per UTF-16 code unit (`\ud83d\ude00`). */
-function jsonEscape(value: string): string {
-  let escaped = '';
-  for (let i = 0; i < value.length; i++) escaped += `\\u${value.charCodeAt(i).toString(16).padStart(4, '0')}`;
-  return escaped;
+  // The escape decoder's pattern, from the backslash: the escape whole.
+  ESCAPE.lastIndex = at;
+  const written = ESCAPE.exec(body)![0];
+  return refusal(written, `is ${JSON.stringify(decodeEscapes(written, true))} in Python, no escape in JSON`, "Python's character", true);
 }
 
 /** One escape, as the reader decodes it: the hex forms first, octal, then any single character. */

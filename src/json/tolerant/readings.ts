@@ -43,8 +43,7 @@ export function strayBracketError(text: string, edits: readonly Edit[], stray: S
   // No edit covers a bracket: the other bracket's deletion goes before the first edit after it.
   const at = second.findIndex((edit) => edit.start > other);
   second.splice(at === -1 ? second.length : at, 0, { start: other, end: other + 1, to: '', rule: 'stray-bracket' });
-  const bracket = JSON.stringify(text[last]);
   const where = locate(text, other);
-  const reason = `one ${bracket} too many, with two readings: the last ${bracket} is the extra one (the arguments as written before it), or the ${bracket} at line ${where.line} column ${where.column} is, and what follows it moves into the ${text[last] === '}' ? 'object' : 'array'} it closes: refused. Send the arguments again with each bracket closing one container`;
+  const reason = `one ${JSON.stringify(text[last])} too many: the last one, or the one at line ${where.line} column ${where.column} (what follows it then moves into what it closes)?: refused. Send the arguments with each bracket closing one container`;
   return new AmbiguousTextError(reason, text, last, [applyEdits(text, edits), applyEdits(text, second)]);
 }

@@ -80,16 +80,15 @@ function refuseWord(source: Source, at: number, word: string): void {
  */
 export function refuseKeyValue(source: Source, at: number, end: number): void {
   const body = source.body;
+  let what = 'a number';
   if (end !== -1) {
-    const word = body.slice(at, end);
-    if (PYTHON_WORDS[word] !== undefined) {
-      source.fail(at, `${word} as a key is Python's ${word === 'None' ? 'None' : `boolean ${word}`}, a dict key no JSON object holds (or the string "${word}", as JSON5 reads it?): refused. Write the key as a string in double quotes ("${word}") if it is a name`);
-    }
-    return;
+    if (PYTHON_WORDS[body.slice(at, end)] === undefined) return;
+    what = "Python's";
+  } else {
+    NUMBER.lastIndex = at;
+    if (!NUMBER.test(body)) return;
+    end = NUMBER.lastIndex;
   }
-  NUMBER.lastIndex = at;
-  if (NUMBER.test(body)) {
-    const number = body.slice(at, NUMBER.lastIndex);
-    source.fail(at, `${number} as a key is a number, a dict key no JSON object holds (Python's, or the string "${number}"?): refused. Write the key as a string in double quotes ("${number}") if it is a name`);
-  }
+  const key = body.slice(at, end);
+  source.fail(at, `${key} as a key is ${what === 'a number' ? what : `${what} ${key}`}, which no JSON key is (or the string "${key}"?): refused. Write the key in double quotes if it is a name`);
 }
