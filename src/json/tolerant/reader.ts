@@ -12,7 +12,7 @@ import { skipLayout, type EditSink } from './layout.js';
 import { refuseMarkup } from './markup.js';
 import type { TokenSpans } from './preserve.js';
 import { opensString, QuotedString } from './quoted.js';
-import type { StrayReadings } from './readings.js';
+import { MAX_READINGS, type StrayReadings } from './readings.js';
 import { Source } from './source.js';
 import { literalWord, numberEnd, refuseKeyValue, wordEnd } from './words.js';
 
@@ -90,12 +90,13 @@ class Reader implements EditSink {
   /** The last closing bracket read (-1 for none): when `after()` reads it, the root container's, which closes last. */
   private rootClose = -1;
   /**
-   * The first closing bracket (-1 for none) that, dropped instead of an extra one after the root,
-   * gives another value: it closes a container whose every enclosing container, the root
-   * included, is of its kind, and a member follows it in its parent (that member would move in).
+   * The closing brackets (positions in the text, at most `MAX_READINGS` of them) that, dropped
+   * instead of an extra one after the root, give another value each: each closes a container
+   * whose every enclosing container, the root included, is of its kind, and a member follows it
+   * in its parent (that member would move in).
    */
-  private shifted = -1;
-  /** The extra closing bracket after the root and the other one that may be the extra one, when there is such. */
+  private readonly shifted: number[] = [];
+  /** The extra closing bracket after the root and the others that may be the extra one, when there are such. */
   stray: StrayReadings | undefined;
 
   constructor(source: Source, edits: Edit[]) {
@@ -154,7 +155,10 @@ class Reader implements EditSink {
         const isArray = open[open.length - 1]!;
         const closing = isArray ? 0x5d : 0x7d;
         let next = body.charCodeAt(this.i);
-        if (next === 0x2c) {
+        // A comma here that does not lead to a member is a trailing one: the container's bracket,
+        // dropped, would leave two commas in a row (no second reading).
+        const trailing = next === 0x2c;
+        if (trailing) {
           const comma = this.i;
           // Comments after the comma are recorded before it is known to be trailing: its edit goes before theirs.
           const before = this.edits.length;
@@ -164,7 +168,7 @@ class Reader implements EditSink {
           next = body.charCodeAt(this.i);
           if (next !== closing) {
             // A member after a container of the chain: dropping that container's bracket instead would move it in.
-            if (chainClose !== -1 && this.shifted === -1) this.shifted = chainClose;
+            if (chainClose !== -1 && this.shifted.length < MAX_READINGS) this.shifted.push(this.source.offset + chainClose);
             chainClose = -1;
             if (!isArray) this.key();
             break;
@@ -176,7 +180,7 @@ class Reader implements EditSink {
           source.fail(this.i, `Expected ',' or '${isArray ? ']' : '}'}' but got ${source.describe(this.i)}`);
         }
         const depth = open.length - 1;
-        chainClose = depth > 0 && depth < uniform ? this.i : -1;
+        chainClose = depth > 0 && depth < uniform && !trailing ? this.i : -1;
         if (uniform > depth) uniform = depth;
         open.pop();
         this.i++;
@@ -312,7 +316,7 @@ class Reader implements EditSink {
       this.skip();
       if (this.i >= body.length) {
         // Of the root's kind, it could close the root, and the root's own bracket, or another, be the extra one.
-        if (code === this.rootClose && this.shifted !== -1) this.stray = { last: this.source.offset + i, other: this.source.offset + this.shifted };
+        if (code === this.rootClose && this.shifted.length !== 0) this.stray = { last: this.source.offset + i, others: this.shifted };
         this.edit(i, i + 1, '', 'stray-bracket', before);
         return;
       }

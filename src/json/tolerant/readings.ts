@@ -8,12 +8,21 @@
 import { ArgsParseError, locate } from '../errors.js';
 import { applyEdits, type Edit } from './edits.js';
 
-/** An extra closing bracket after the root, and another one that dropped instead gives another value. */
+/**
+ * The most readings an ambiguity lists: past them, the text is refused without its readings (no
+ * caller is asked to choose among so many).
+ */
+export const MAX_READINGS = 8;
+
+/** An extra closing bracket after the root, and the others that, each dropped instead, give another value. */
 export interface StrayReadings {
   /** Where the last bracket is, in the text as given. */
   readonly last: number;
-  /** Where the other bracket is: it closes a container whose next member would move into it. */
-  readonly other: number;
+  /**
+   * Where the others are (at most `MAX_READINGS`, and then maybe more): each closes a container
+   * whose next member would move into it.
+   */
+  readonly others: readonly number[];
 }
 
 /**
@@ -22,7 +31,7 @@ export interface StrayReadings {
  * bracket or escape in question.
  */
 export class AmbiguousTextError extends ArgsParseError {
-  /** The readings, each as strict JSON text (at least two). */
+  /** The readings, each as strict JSON text (at least two; none when there are too many to list). */
   readonly readings: readonly string[];
 
   constructor(reason: string, text: string, position: number, readings: readonly string[]) {
@@ -33,17 +42,22 @@ export class AmbiguousTextError extends ArgsParseError {
 }
 
 /**
- * The two readings of a text that ends in an extra closing bracket: `edits` (the last bracket
- * dropped) and the same edits with the other bracket dropped instead, each applied, and the error
- * that refuses them, naming both.
+ * The readings of a text that ends in an extra closing bracket: `edits` (the last bracket dropped)
+ * and the same edits with each other bracket dropped instead, each applied, and the error that
+ * refuses them, naming the first two (with no readings when there are more than `MAX_READINGS`).
  */
 export function strayBracketError(text: string, edits: readonly Edit[], stray: StrayReadings): AmbiguousTextError {
-  const { last, other } = stray;
-  const second = edits.filter((edit) => edit.start !== last);
-  // No edit covers a bracket: the other bracket's deletion goes before the first edit after it.
-  const at = second.findIndex((edit) => edit.start > other);
-  second.splice(at === -1 ? second.length : at, 0, { start: other, end: other + 1, to: '', rule: 'stray-bracket' });
-  const where = locate(text, other);
-  const reason = `one ${JSON.stringify(text[last])} too many: the last one, or the one at line ${where.line} column ${where.column} (what follows it then moves into what it closes)?: refused. Send the arguments with each bracket closing one container`;
-  return new AmbiguousTextError(reason, text, last, [applyEdits(text, edits), applyEdits(text, second)]);
+  const { last, others } = stray;
+  const readings = [applyEdits(text, edits)];
+  for (const other of others) {
+    const second = edits.filter((edit) => edit.start !== last);
+    // No edit covers a bracket: the other bracket's deletion goes before the first edit after it.
+    const at = second.findIndex((edit) => edit.start > other);
+    second.splice(at === -1 ? second.length : at, 0, { start: other, end: other + 1, to: '', rule: 'stray-bracket' });
+    readings.push(applyEdits(text, second));
+  }
+  const where = locate(text, others[0]!);
+  const more = others.length === 1 ? '' : `, and ${others.length === MAX_READINGS ? 'more' : others.length - 1} more`;
+  const reason = `one ${JSON.stringify(text[last])} too many: the last one, or the one at line ${where.line} column ${where.column}${more} (what follows it then moves into what it closes)?: refused. Send the arguments with each bracket closing one container`;
+  return new AmbiguousTextError(reason, text, last, others.length === MAX_READINGS ? [] : readings);
 }
