@@ -40,11 +40,14 @@ describe('which validator an adapter uses', () => {
 });
 
 describe('the adapters\' errors carry their own names', () => {
-  test('NumberPrecisionError names the literal and the way out', () => {
-    const error = new NumberPrecisionError('12345678901234567890');
+  test('NumberPrecisionError names the literal, where it is, and the way out', () => {
+    const error = new NumberPrecisionError('12345678901234567890', '/ids/0', 'pass lossyNumbers: true to send it rounded');
     expect(error.name).toBe('NumberPrecisionError');
     expect(error.literal).toBe('12345678901234567890');
-    expect(error.message).toBe('[schema-coerce] 12345678901234567890 cannot be sent exactly on a runtime without JSON.rawJSON (Node 22+); pass lossyNumbers: true to send it rounded');
+    expect(error.path).toBe('/ids/0');
+    expect(error.message).toBe('[schema-coerce] the number 12345678901234567890 at /ids/0 is beyond what a JavaScript number holds exactly, and this runtime has no JSON.rawJSON to write its digits (Node 22 and later have it): pass lossyNumbers: true to send it rounded');
+    expect(new NumberPrecisionError('1e400', '', 'x').detail).toBe('the number 1e400 at the root is beyond what a JavaScript number holds exactly, and this runtime has no JSON.rawJSON to write its digits (Node 22 and later have it): x');
+    expect(new NumberPrecisionError('1e400', undefined, 'x').detail).toBe('the number 1e400 is beyond what a JavaScript number holds exactly, and this runtime has no JSON.rawJSON to write its digits (Node 22 and later have it): x');
   });
 
   test('InvalidToolArgumentsError is the MCP name of an invalid call', async () => {

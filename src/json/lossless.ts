@@ -10,9 +10,9 @@ import { decodeString, fail, scanJson, type JsonVisitor } from './scanner.js';
 import type { Container } from './walk-values.js';
 import { repairJsonText, type SyntaxChange } from './tolerant/repair.js';
 
-export { LosslessNumber, isLosslessNumber };
+export { ExactNumber, LosslessNumber, isLosslessNumber, plainNumberOf } from './lossless-number.js';
 export { previewArgs, stringifyArgs } from './write-args.js';
-export { mapLosslessNumbers, toPlainNumbers } from './plain-numbers.js';
+export { mapLosslessNumbers, toPlainNumbers, type PlainNumbersOptions } from './plain-numbers.js';
 
 /**
  * Parses JSON text into a value whose numbers are `LosslessNumber`s, so `5`, `5.0`, `1e3` and a
