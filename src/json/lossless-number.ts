@@ -66,11 +66,14 @@ function losslessNumberToJSON(this: { readonly value: string; readonly path?: st
   return jsonValueOf(this.value, this.path);
 }
 
+/** The way out a `NumberPrecisionError` from `JSON.stringify` names. */
+const HOW_TO_SEND = "run on Node 22 or later, or send the exact JSON text yourself (a prepared call's json, or stringifyArgs(value)); toPlainNumbers(value, { lossy: true }) rounds it, where that is what you want";
+
 /** What `JSON.stringify` writes for the literal: raw JSON, the exact plain number, or a refusal. */
 function jsonValueOf(literal: string, path: string | undefined): unknown {
   if (rawJSON !== undefined) return rawJSON(literal);
   const plain = plainNumberOf(literal);
-  if (plain === undefined) throw new NumberPrecisionError(literal, path, 'send the exact text instead (a prepared call\'s json, or stringifyArgs(value)), run on Node 22 or later, or round it knowingly: toPlainNumbers(value, { lossy: true })');
+  if (plain === undefined) throw new NumberPrecisionError(literal, path, HOW_TO_SEND);
   return plain;
 }
 
