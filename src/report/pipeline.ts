@@ -1,7 +1,7 @@
 /** The one-call pipeline: parse, coerce, validate, and the texts to dispatch and to display. */
 import { coerceArgs } from '../coerce/coerce.js';
 import { ArgsParseError, SchemaCoerceError } from '../json/errors.js';
-import { stringifyArgs, type RepairedParse } from '../json/lossless.js';
+import { stringifyArgs, toPlainNumbers, type RepairedParse } from '../json/lossless.js';
 import { readArgsText } from '../coerce/read-text.js';
 import { resolveRules } from '../coerce/lenient.js';
 import { describeProblems, invalidParameters, type ValidationIssue } from './message.js';
@@ -11,7 +11,8 @@ import { findUndeclaredKeys, renameUnambiguousKeys, type UndeclaredKey } from '.
 /**
  * A validator for `prepareToolCall`: `validateArgs` from `schema-coerce/validate`, or any
  * function of the same shape. It receives the coerced arguments as they are: numbers that came
- * from text are `LosslessNumber`s (`toPlainNumbers` turns them into plain numbers).
+ * from text are `LosslessNumber`s (`toPlainNumbers(args, { lossy: true })` turns them into plain
+ * numbers to judge).
  */
 export type ArgsValidator = (
   args: unknown,
@@ -53,9 +54,14 @@ export interface PrepareOptions extends CoerceOptions {
 export interface PreparedCall {
   /** Nothing stands in the way of dispatch. */
   readonly ok: boolean;
-  /** The coerced arguments (lossless numbers); `undefined` when the text was not JSON. */
+  /**
+   * The coerced arguments as JavaScript values, safe to hand to `JSON.stringify`, `structuredClone`
+   * or an SDK's `callTool`: a plain `number` wherever one holds the number exactly, an `ExactNumber`
+   * where none does (an integer beyond ±(2^53−1), `1e400`; see `toPlainNumbers`). `undefined` when
+   * the text was not JSON.
+   */
   readonly args: unknown;
-  /** The JSON text to dispatch: the input text itself when nothing changed. */
+  /** The JSON text to dispatch, every number as written: the input text itself when nothing changed. */
   readonly json: string;
   /** The text to display, made from the very same `json`: `name(json)`, or `json` without a name. */
   readonly display: string;
@@ -208,7 +214,8 @@ function refused(options: PrepareOptions, args: unknown, json: string, message: 
   return finish(options, { ok: false, args, json, changes: [], refusals: [], errors: [], undeclared: [], message, ...(parseError === undefined ? {} : { parseError }) });
 }
 
+/** The call as handed out: its display text, and its arguments as plain values (see `PreparedCall.args`). */
 function finish(options: PrepareOptions, call: Omit<PreparedCall, 'display'>): PreparedCall {
   const display = options.toolName === undefined ? call.json : `${options.toolName}(${call.json})`;
-  return { ...call, display };
+  return { ...call, args: toPlainNumbers(call.args), display };
 }

@@ -105,7 +105,7 @@ export function validateArgs(args: unknown, schema: unknown, options?: ValidateO
 }
 
 function judge(args: unknown, schema: unknown, options: ValidateOptions | undefined): ValidationResult {
-  const plain = toPlainNumbers(args);
+  const plain = toPlainNumbers(args, { lossy: true });
   const verdict = options?.provider === undefined ? runAjv(plain, schema) : runProvider(options.provider, plain, schema);
   const undeclared = options?.rejectUndeclared === false ? [] : findUndeclaredKeys(args, schema);
   if (verdict.errors.length === 0 && undeclared.length === 0) {
