@@ -63,13 +63,21 @@ export function describeProblems(report: ProblemReport): string {
     ...undeclared.map((key) => parentOf(key.path)),
     ...missing.map((error) => error.path),
   ]);
+  const byObject = new Map<string, UndeclaredKey[]>();
+  for (const key of undeclared) {
+    const parent = parentOf(key.path);
+    const sent = byObject.get(parent);
+    if (sent === undefined) byObject.set(parent, [key]);
+    else sent.push(key);
+  }
   for (const path of [...objects].sort((a, b) => a.length - b.length || a.localeCompare(b))) {
     const node = root === null ? null : nodeAt(root, args, path);
     const parts = [`${path === '' ? 'Expected' : `At ${path}, expected`} parameters: ${node === null ? '(not known)' : listParameters(node)}.`];
-    const sent = undeclared.filter((key) => parentOf(key.path) === path);
+    const sent = byObject.get(path) ?? [];
     if (sent.length > 0) {
       const keys = sent.map(({ key, suggestion }) => (suggestion === undefined ? key : `${key} (did you mean ${suggestion}?)`));
       parts.push(`You sent undeclared key(s): ${keys.join(', ')}.`);
+      if (sent.some((key) => key.bySpelling === true)) parts.push('(Too many names to compare: only differences of case, spaces, _, . and - were looked for.)');
     }
     const absent = missing.filter((error) => error.path === path).map((error) => missingName(error)).filter(Boolean);
     if (absent.length > 0) parts.push(`Missing required: ${absent.join(', ')}.`);

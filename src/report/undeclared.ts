@@ -18,6 +18,12 @@ export interface UndeclaredKey {
   readonly key: string;
   /** The declared name the model probably meant, when one stands out. */
   readonly suggestion?: string;
+  /**
+   * Set when names were compared by spelling alone (the same name once normalised), not by edit
+   * distance: the arguments sent more unknown keys against more declared names than one scan
+   * compares (`MAX_NAME_COMPARISONS`). A key without a suggestion may still mean a declared name.
+   */
+  readonly bySpelling?: true;
 }
 
 /**
@@ -81,6 +87,8 @@ class KeyScan implements ValueVisitor<PlanNode> {
   readonly conflicts: UndeclaredKey[] = [];
   private readonly renaming: boolean;
   private readonly path = new PointerPath();
+  /** Name comparisons this scan may still make (see `MAX_NAME_COMPARISONS`). */
+  private comparisons = MAX_NAME_COMPARISONS;
   /** Per entered container, the renames to make in it as it is left (`null`: none). */
   private readonly renames: (Map<string, string> | null)[] = [];
 
@@ -112,10 +120,14 @@ class KeyScan implements ValueVisitor<PlanNode> {
       const targets = this.renaming ? undeclared.map((key) => unambiguous(key, shape.declared, keys, container)) : [];
       const claims = new Map<string | undefined, number>();
       for (const target of targets) claims.set(target, (claims.get(target) ?? 0) + 1);
+      const cost = undeclared.length * shape.declared.length;
+      const bySpelling = cost > this.comparisons;
+      if (!bySpelling) this.comparisons -= cost;
+      const names = undeclared.length === 0 ? null : new Suggestions(shape.declared, node.required(), keys, undeclared.length, bySpelling);
       undeclared.forEach((key, i) => {
-        const suggestion = suggest(key, shape.declared, node.required(), keys, undeclared.length);
+        const suggestion = names!.suggest(key);
         const path = `${at}/${escapeToken(key)}`;
-        this.found.push({ path, key, ...(suggestion === undefined ? {} : { suggestion }) });
+        this.found.push({ path, key, ...(suggestion === undefined ? {} : { suggestion }), ...(bySpelling ? { bySpelling } : {}) });
         const rename = targets[i];
         if (rename === undefined) return;
         // Two keys meaning one name: renaming either would drop the other's value. A declared key
@@ -146,46 +158,84 @@ class KeyScan implements ValueVisitor<PlanNode> {
 
 /** The one declared name `key` normalises to, when it is not sent or is sent as null (then a conflict); else undefined. */
 function unambiguous(key: string, declared: readonly string[], present: readonly string[], container: Record<string, unknown>): string | undefined {
-  const matches = declared.filter((name) => normalizeName(name) === normalizeName(key));
+  const matches = spellingsOf(declared).get(normalizeName(key)) ?? [];
   const [only] = matches;
   return matches.length === 1 && (!present.includes(only!) || container[only!] === null) ? only : undefined;
 }
 
 /**
- * The declared name probably meant by `key`, tier by tier: same name once normalised; then a
- * small edit distance; then one name containing the other at its start or end (`q`/`query`,
- * `depth`/`maxDepth`) or abbreviating it (`qty`/`quantity`); then, when this is the only undeclared key, the only required name missing.
+ * How many name comparisons (undeclared keys times declared names, summed over the objects) one
+ * scan makes by edit distance and containment; past it, an object's suggestions come from
+ * spelling alone (the same name once normalised, looked up by index), so that 500 unknown keys
+ * against 10,000 declared names cost 500 lookups, not five million edit distances.
  */
-function suggest(
-  key: string,
-  declared: readonly string[],
-  required: readonly string[],
-  present: readonly string[],
-  undeclaredCount: number,
-): string | undefined {
-  const candidates = declared.filter((name) => !present.includes(name));
-  const sent = normalizeName(key);
-  const same = candidates.find((name) => normalizeName(name) === sent);
-  if (same !== undefined) return same;
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const name of candidates) {
-    const target = normalizeName(name);
-    const distance = editDistance(sent, target);
-    if (distance <= Math.max(1, Math.floor(Math.max(sent.length, target.length) / 3)) && distance < bestDistance) {
-      best = name;
-      bestDistance = distance;
+const MAX_NAME_COMPARISONS = 50_000;
+
+/** Declared names by their normalised form, per node's declared list, built once. */
+const spellings = new WeakMap<readonly string[], Map<string, string[]>>();
+
+function spellingsOf(declared: readonly string[]): Map<string, string[]> {
+  let index = spellings.get(declared);
+  if (index === undefined) {
+    index = new Map();
+    for (const name of declared) {
+      const form = normalizeName(name);
+      const names = index.get(form);
+      if (names === undefined) index.set(form, [name]);
+      else names.push(name);
     }
+    spellings.set(declared, index);
   }
-  if (best !== undefined) return best;
-  const contained = candidates.filter((name) => {
-    const target = normalizeName(name);
-    const [short, long] = target.length <= sent.length ? [target, sent] : [sent, target];
-    return short.length > 0 && (long.startsWith(short) || long.endsWith(short) || abbreviates(short, long));
-  });
-  if (contained.length === 1) return contained[0];
-  const missing = required.filter((name) => candidates.includes(name));
-  return undeclaredCount === 1 && missing.length === 1 ? missing[0] : undefined;
+  return index;
+}
+
+/**
+ * The declared names probably meant by the undeclared keys of one object, tier by tier: same name
+ * once normalised; then a small edit distance; then one name containing the other at its start or
+ * end (`q`/`query`, `depth`/`maxDepth`) or abbreviating it (`qty`/`quantity`); then, when this is
+ * the only undeclared key, the only required name missing. Names the object already has are never
+ * suggested. By spelling (past `MAX_NAME_COMPARISONS`), the first tier alone.
+ */
+class Suggestions {
+  private readonly declared: readonly string[];
+  private readonly required: readonly string[];
+  private readonly present: ReadonlySet<string>;
+  private readonly undeclaredCount: number;
+  private readonly bySpelling: boolean;
+
+  constructor(declared: readonly string[], required: readonly string[], present: readonly string[], undeclaredCount: number, bySpelling: boolean) {
+    this.declared = declared;
+    this.required = required;
+    this.present = new Set(present);
+    this.undeclaredCount = undeclaredCount;
+    this.bySpelling = bySpelling;
+  }
+
+  suggest(key: string): string | undefined {
+    const sent = normalizeName(key);
+    const same = spellingsOf(this.declared).get(sent)?.find((name) => !this.present.has(name));
+    if (same !== undefined || this.bySpelling) return same;
+    const candidates = this.declared.filter((name) => !this.present.has(name));
+    let best: string | undefined;
+    let bestDistance = Infinity;
+    for (const name of candidates) {
+      const target = normalizeName(name);
+      const distance = editDistance(sent, target);
+      if (distance <= Math.max(1, Math.floor(Math.max(sent.length, target.length) / 3)) && distance < bestDistance) {
+        best = name;
+        bestDistance = distance;
+      }
+    }
+    if (best !== undefined) return best;
+    const contained = candidates.filter((name) => {
+      const target = normalizeName(name);
+      const [short, long] = target.length <= sent.length ? [target, sent] : [sent, target];
+      return short.length > 0 && (long.startsWith(short) || long.endsWith(short) || abbreviates(short, long));
+    });
+    if (contained.length === 1) return contained[0];
+    const missing = this.required.filter((name) => !this.present.has(name) && spellingsOf(this.declared).has(normalizeName(name)) && this.declared.includes(name));
+    return this.undeclaredCount === 1 && missing.length === 1 ? missing[0] : undefined;
+  }
 }
 
 /** `short` is `long` with letters left out, first letter kept: `qty` abbreviates `quantity`. */
