@@ -11,9 +11,15 @@ interface EnumIndex {
   readonly members: ReadonlySet<string>;
   /** Members by their folded form, in schema order. */
   readonly folded: ReadonlyMap<string, readonly string[]>;
-  /** The members as JSON text, for refusals. */
+  /** The first `MAX_EXPECTED` members as JSON text, for refusals. */
   readonly expected: readonly string[];
 }
+
+/**
+ * How many members a refusal lists in `expected` (its message then says how many there are): a
+ * 100,000-member enum must not make every refusal, and every log line that carries it, a megabyte.
+ */
+const MAX_EXPECTED = 20;
 
 const indexes = new WeakMap<readonly string[], EnumIndex>();
 
@@ -27,7 +33,7 @@ function indexOf(members: readonly string[]): EnumIndex {
       if (same === undefined) folded.set(form, [member]);
       else same.push(member);
     }
-    index = { members: new Set(members), folded, expected: Object.freeze(members.map((member) => JSON.stringify(member))) };
+    index = { members: new Set(members), folded, expected: Object.freeze(members.slice(0, MAX_EXPECTED).map((member) => JSON.stringify(member))) };
     indexes.set(members, index);
   }
   return index;

@@ -54,7 +54,7 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
   /** Records a refusal at the current path; `values` lists the allowed values when they are known. */
   refuse(value: unknown, node: PlanNode, reason: RefusalReason, values?: readonly string[]): void {
     const expected = values ?? typeNames(node.accept);
-    const wanted = values !== undefined ? `expected one of ${listed(values)}` : expected.length === 0 ? 'no value is accepted here' : `expected ${expected.join(' or ')}`;
+    const wanted = values !== undefined ? `expected one of ${values.join(', ')}${moreValues(node, values.length)}` : expected.length === 0 ? 'no value is accepted here' : `expected ${expected.join(' or ')}`;
     const path = this.path.pointer;
     const message = `${previewOf(value)} at ${path || 'the root'} was left as it is: ${REASONS[reason]}; ${wanted}`;
     this.refusals.push({ path, value, reason, expected, message });
@@ -259,11 +259,8 @@ function previewOf(value: unknown): string {
   }
 }
 
-/** How many allowed values a refusal's message shows: its `expected` holds them all. */
-const MAX_VALUES_SHOWN = 20;
-
-/** `"a", "b", … (N in all)`: the values, cut to `MAX_VALUES_SHOWN`. */
-function listed(values: readonly string[]): string {
-  const shown = values.slice(0, MAX_VALUES_SHOWN).join(', ');
-  return values.length > MAX_VALUES_SHOWN ? `${shown}, … (${values.length.toLocaleString('en')} in all)` : shown;
+/** `, … (N in all)` when the enum here has more members than a refusal lists (see `foldEnumCase`). */
+function moreValues(node: PlanNode, listed: number): string {
+  const all = node.stringEnum()?.length ?? 0;
+  return all > listed ? `, … (${all.toLocaleString('en')} in all)` : '';
 }

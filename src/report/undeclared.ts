@@ -158,7 +158,7 @@ class KeyScan implements ValueVisitor<PlanNode> {
 
 /** The one declared name `key` normalises to, when it is not sent or is sent as null (then a conflict); else undefined. */
 function unambiguous(key: string, declared: readonly string[], present: readonly string[], container: Record<string, unknown>): string | undefined {
-  const matches = spellingsOf(declared).get(normalizeName(key)) ?? [];
+  const matches = spellingsOf(declared).bySpelling.get(normalizeName(key)) ?? [];
   const [only] = matches;
   return matches.length === 1 && (!present.includes(only!) || container[only!] === null) ? only : undefined;
 }
@@ -169,22 +169,30 @@ function unambiguous(key: string, declared: readonly string[], present: readonly
  * spelling alone (the same name once normalised, looked up by index), so that 500 unknown keys
  * against 10,000 declared names cost 500 lookups, not five million edit distances.
  */
-const MAX_NAME_COMPARISONS = 50_000;
+const MAX_NAME_COMPARISONS = 10_000;
 
-/** Declared names by their normalised form, per node's declared list, built once. */
-const spellings = new WeakMap<readonly string[], Map<string, string[]>>();
+/** A node's declared names indexed: by normalised form, each one's form, and as a set. Built once per list. */
+interface NameIndex {
+  readonly bySpelling: ReadonlyMap<string, readonly string[]>;
+  readonly forms: readonly string[];
+  readonly names: ReadonlySet<string>;
+}
 
-function spellingsOf(declared: readonly string[]): Map<string, string[]> {
-  let index = spellings.get(declared);
+const nameIndexes = new WeakMap<readonly string[], NameIndex>();
+
+function spellingsOf(declared: readonly string[]): NameIndex {
+  let index = nameIndexes.get(declared);
   if (index === undefined) {
-    index = new Map();
-    for (const name of declared) {
+    const bySpelling = new Map<string, string[]>();
+    const forms = declared.map((name) => {
       const form = normalizeName(name);
-      const names = index.get(form);
-      if (names === undefined) index.set(form, [name]);
+      const names = bySpelling.get(form);
+      if (names === undefined) bySpelling.set(form, [name]);
       else names.push(name);
-    }
-    spellings.set(declared, index);
+      return form;
+    });
+    index = { bySpelling, forms, names: new Set(declared) };
+    nameIndexes.set(declared, index);
   }
   return index;
 }
@@ -213,27 +221,31 @@ class Suggestions {
 
   suggest(key: string): string | undefined {
     const sent = normalizeName(key);
-    const same = spellingsOf(this.declared).get(sent)?.find((name) => !this.present.has(name));
+    const index = spellingsOf(this.declared);
+    const same = index.bySpelling.get(sent)?.find((name) => !this.present.has(name));
     if (same !== undefined || this.bySpelling) return same;
-    const candidates = this.declared.filter((name) => !this.present.has(name));
+    const candidates: number[] = [];
+    this.declared.forEach((name, i) => {
+      if (!this.present.has(name)) candidates.push(i);
+    });
     let best: string | undefined;
     let bestDistance = Infinity;
-    for (const name of candidates) {
-      const target = normalizeName(name);
+    for (const i of candidates) {
+      const target = index.forms[i]!;
       const distance = editDistance(sent, target);
       if (distance <= Math.max(1, Math.floor(Math.max(sent.length, target.length) / 3)) && distance < bestDistance) {
-        best = name;
+        best = this.declared[i];
         bestDistance = distance;
       }
     }
     if (best !== undefined) return best;
-    const contained = candidates.filter((name) => {
-      const target = normalizeName(name);
+    const contained = candidates.filter((i) => {
+      const target = index.forms[i]!;
       const [short, long] = target.length <= sent.length ? [target, sent] : [sent, target];
       return short.length > 0 && (long.startsWith(short) || long.endsWith(short) || abbreviates(short, long));
     });
-    if (contained.length === 1) return contained[0];
-    const missing = this.required.filter((name) => !this.present.has(name) && spellingsOf(this.declared).has(normalizeName(name)) && this.declared.includes(name));
+    if (contained.length === 1) return this.declared[contained[0]!];
+    const missing = this.required.filter((name) => !this.present.has(name) && index.names.has(name));
     return this.undeclaredCount === 1 && missing.length === 1 ? missing[0] : undefined;
   }
 }
@@ -249,21 +261,24 @@ function abbreviates(short: string, long: string): boolean {
   return true;
 }
 
+/** Three rows of the distance table, reused from call to call (grown to the longest name seen). */
+let rows: [Int32Array, Int32Array, Int32Array] = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
 /** Optimal string alignment distance (Levenshtein with adjacent transpositions). */
 function editDistance(a: string, b: string): number {
   if (Math.abs(a.length - b.length) > 3) return Infinity;
-  let before: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  if (rows[0].length <= b.length) rows = [new Int32Array(b.length + 1), new Int32Array(b.length + 1), new Int32Array(b.length + 1)];
+  let [before, previous, current] = rows;
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    current[0] = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let distance = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) distance = Math.min(distance, before[j - 2]! + 1);
-      current.push(distance);
+      current[j] = distance;
     }
-    before = previous;
-    previous = current;
+    [before, previous, current] = [previous, current, before];
   }
   return previous[b.length]!;
 }

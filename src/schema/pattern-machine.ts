@@ -188,28 +188,31 @@ class Run {
   sweep(program: Program, anchored: boolean, table: Uint8Array | null): boolean {
     const { text } = this;
     const unicode = this.machine.isUnicode;
+    const { backward } = program;
     const marks = new Int32Array(program.op.length).fill(-1);
     let generation = 0;
-    let position = program.backward ? text.length : 0;
+    let position = backward ? text.length : 0;
     let list: number[] = [];
+    let next: number[] = [];
     let matched = this.close(program, program.start, position, list, marks, generation);
     for (;;) {
       if (matched) {
         if (table === null) return true;
         table[position] = 1;
       }
-      if (program.backward ? position === 0 : position === text.length) return false;
+      if (backward ? position === 0 : position === text.length) return false;
       if (anchored && list.length === 0) return false;
-      const [code, width] = program.backward ? charBefore(text, position, unicode) : charAt(text, position, unicode);
-      position += program.backward ? -width : width;
+      const code = backward ? codeBefore(text, position, unicode) : unicode ? text.codePointAt(position)! : text.charCodeAt(position);
+      const width = code > 0xffff ? 2 : 1;
+      position += backward ? -width : width;
       generation++;
-      const next: number[] = [];
+      next.length = 0;
       matched = false;
       for (const state of list) {
         if (this.machine.char(program.a[state]!).test(code, unicode)) matched = this.close(program, program.b[state]!, position, next, marks, generation) || matched;
       }
       if (!anchored) matched = this.close(program, program.start, position, next, marks, generation) || matched;
-      list = next;
+      [list, next] = [next, list];
     }
   }
 
@@ -250,20 +253,14 @@ class Run {
   }
 }
 
-/** The character at `position` and its width in UTF-16 units. */
-function charAt(text: string, position: number, unicode: boolean): [number, number] {
-  const code = unicode ? text.codePointAt(position)! : text.charCodeAt(position);
-  return [code, code > 0xffff ? 2 : 1];
-}
-
-/** The character that ends at `position` and its width. */
-function charBefore(text: string, position: number, unicode: boolean): [number, number] {
+/** The character that ends at `position` (a code point when `unicode` and a surrogate pair ends there). */
+function codeBefore(text: string, position: number, unicode: boolean): number {
   const low = text.charCodeAt(position - 1);
   if (unicode && low >= 0xdc00 && low <= 0xdfff && position >= 2) {
     const high = text.charCodeAt(position - 2);
-    if (high >= 0xd800 && high <= 0xdbff) return [(high - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000, 2];
+    if (high >= 0xd800 && high <= 0xdbff) return (high - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
   }
-  return [low, 1];
+  return low;
 }
 
 /** `\w` without the `i` flag: ASCII letters, digits and `_`; outside the text, false. */
