@@ -52,7 +52,7 @@ export function hostileWorkloads(): HostileWorkload[] {
     patternProperties: { '^((a+))+$': INT, '^(a|a?)+$': INT, '^(a|a)*$': INT, '^(.*a){12}$': INT },
     additionalProperties: { type: 'number' },
   };
-  const patternArgs = objectOf((i) => [i % 4 === 0 ? 'a'.repeat(25 + (i % 9)) + 'b'.repeat(i) : 'a'.repeat(25 + (i % 9)) + '!' + i, 1]);
+  const patternArgs = objectOf((i) => [i % 4 === 0 ? 'b'.repeat(i) + 'a'.repeat(25 + (i % 9)) : 'a'.repeat(25 + (i % 9)) + '!' + i, 1]);
   const members = Array.from({ length: 100_000 }, (_, i) => `Member${i}`);
   const enumArgs = { v: Object.values(objectOf((i) => [String(i), i % 2 === 0 ? `member${i * 97}` : ` MEMBER${i * 89}x`])) };
   const branches = Array.from({ length: 2_000 }, (_, i) => ({
