@@ -5,7 +5,7 @@
  * off-by-one in the edit distance, the containment test or the abbreviation test changes an answer.
  */
 import { describe, expect, test } from 'vitest';
-import { findUndeclaredKeys } from '../src/validate.js';
+import { findUndeclaredKeys, validateArgs } from '../src/validate.js';
 
 interface Row {
   readonly why: string;
@@ -71,5 +71,46 @@ describe('findUndeclaredKeys: which declared name is suggested', () => {
     const schema = { properties: { list: { type: ['array', 'object'], properties: { a: {} } } } };
     expect(findUndeclaredKeys({ list: [1, 2] }, schema)).toStrictEqual([]);
     expect(findUndeclaredKeys({ list: { b: 1 } }, schema)).toStrictEqual([{ path: '/list/b', key: 'b', suggestion: 'a' }]);
+  });
+});
+
+describe('suggestions are bounded per scan: past 10,000 name comparisons, by spelling alone', () => {
+  // 99 names and `inner`: 100 at the root.
+  const declared = Object.fromEntries(Array.from({ length: 99 }, (_, i) => [`field_${i}`, { type: 'string' }]));
+  const schema = { type: 'object', properties: { ...declared, inner: { type: 'object', properties: declared } } };
+  /** `count` unknown keys: one a respelling of `field_0`, one an edit away from `field_1`, the rest unlike any name. */
+  const keys = (count: number): Record<string, string> => Object.fromEntries(['FIELD-0', 'field_1x', ...Array.from({ length: count - 2 }, (_, i) => `zz${i}`)].map((key) => [key, 'v']));
+
+  test('100 unknown keys against 100 names (exactly 10,000 comparisons): every tier', () => {
+    const found = findUndeclaredKeys(keys(100), schema);
+    expect(found.slice(0, 2)).toEqual([
+      { path: '/FIELD-0', key: 'FIELD-0', suggestion: 'field_0' },
+      { path: '/field_1x', key: 'field_1x', suggestion: 'field_1' },
+    ]);
+    expect(found.some((key) => key.bySpelling === true)).toBe(false);
+  });
+
+  test('101 unknown keys: names compared by spelling only, each key says so, and the message too', () => {
+    const found = findUndeclaredKeys(keys(101), schema);
+    expect(found.slice(0, 2)).toEqual([
+      { path: '/FIELD-0', key: 'FIELD-0', suggestion: 'field_0', bySpelling: true },
+      { path: '/field_1x', key: 'field_1x', bySpelling: true },
+    ]);
+    expect(found.every((key) => key.bySpelling === true)).toBe(true);
+    const result = validateArgs(keys(101), schema);
+    expect(!result.ok && result.message).toContain('You sent undeclared key(s): FIELD-0 (did you mean field_0?), field_1x, zz0');
+    expect(!result.ok && result.message).toContain('(Too many names to compare: only differences of case, spaces, _, . and - were looked for.)');
+  });
+
+  test('the bound is for the whole scan: a second object past what is left is compared by spelling', () => {
+    const found = findUndeclaredKeys({ ...keys(60), inner: keys(60) }, schema);
+    expect(found.filter((key) => key.path.startsWith('/inner/')).every((key) => key.bySpelling === true)).toBe(true);
+    expect(found.filter((key) => !key.path.startsWith('/inner/')).some((key) => key.bySpelling === true)).toBe(false);
+    expect(found.find((key) => key.path === '/field_1x')?.suggestion).toBe('field_1');
+    expect(found.find((key) => key.path === '/inner/field_1x')?.suggestion).toBeUndefined();
+  });
+
+  test('a scan starts with the whole bound: two scans in a row answer alike', () => {
+    expect(findUndeclaredKeys(keys(100), schema)).toEqual(findUndeclaredKeys(keys(100), schema));
   });
 });
