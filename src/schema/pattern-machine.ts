@@ -71,12 +71,20 @@ export class PatternMachine {
   /** The pattern can match only at the start of the text (every alternative begins with `^`). */
   private readonly anchored: boolean;
   private states = 0;
+  /** No `\b`, `\B` or lookaround: between the ends of a text, a step depends on the states and the character alone. */
+  private contextFree = true;
+  /**
+   * The sets of states a context-free pattern has reached, with their transitions: a lazy DFA,
+   * so that testing many keys costs one lookup a character once their sets are known.
+   */
+  readonly cache: StateCache | null;
 
   /** @throws UnsupportedPattern - when the program would pass `MAX_STATES` states. */
   constructor(node: PatternNode, flags: string) {
     this.unicode = flags.includes('u');
     this.main = this.program(node, false, flags);
     this.anchored = startsAnchored(node);
+    this.cache = this.contextFree ? new StateCache() : null;
   }
 
   /** True when the pattern matches somewhere in `text`; `undefined` when that takes more than `MAX_STEPS`. */
@@ -141,8 +149,10 @@ export class PatternMachine {
       case 'repeat':
         return this.repeat(program, node.body, node.min, node.max, next, flags);
       case 'assert':
+        if (node.what === 'b' || node.what === 'B') this.contextFree = false;
         return this.add(program, ASSERT, ASSERTIONS[node.what], next);
       case 'look':
+        this.contextFree = false;
         // A lookahead is answered by a backward sweep, a lookbehind by a forward one.
         this.looks.push({ program: this.program(node.body, !node.behind, flags), negate: node.negate });
         return this.add(program, LOOK, this.looks.length - 1, next);
@@ -161,6 +171,50 @@ export class PatternMachine {
     }
     for (let k = 0; k < min; k++) chain = this.emit(program, body, chain, flags);
     return chain;
+  }
+}
+
+/** A set of character states of the main program, and the sets each character leads to from it. */
+interface StateSet {
+  readonly list: readonly number[];
+  /** The match state is in the set's closure. */
+  readonly matched: boolean;
+  readonly next: Map<number, StateSet>;
+}
+
+/** Sets, their states in all, and transitions kept per pattern: past these the cache stops growing (steps are then worked out). */
+const MAX_CACHED_SETS = 1_000;
+const MAX_CACHED_STATES = 100_000;
+const MAX_CACHED_TRANSITIONS = 20_000;
+
+/** The interned state sets of one pattern, each once by its content. */
+class StateCache {
+  private readonly sets = new Map<string, StateSet>();
+  private states = 0;
+  private transitions = 0;
+
+  /** The set with this content: the one kept, or a new one (kept while there is room). */
+  intern(list: readonly number[], matched: boolean): StateSet {
+    const key = (matched ? '+' : '-') + list.join(',');
+    let set = this.sets.get(key);
+    if (set === undefined) {
+      set = { list, matched, next: new Map() };
+      if (this.sets.size < MAX_CACHED_SETS && this.states + list.length <= MAX_CACHED_STATES) {
+        this.sets.set(key, set);
+        this.states += list.length;
+      }
+    }
+    return set;
+  }
+
+  /** The set a step from `from` on `code` reached, interned, and the step remembered while there is room. */
+  link(from: StateSet, code: number, list: readonly number[], matched: boolean): StateSet {
+    const to = this.intern(list, matched);
+    if (this.transitions < MAX_CACHED_TRANSITIONS) {
+      from.next.set(code, to);
+      this.transitions++;
+    }
+    return to;
   }
 }
 
@@ -190,29 +244,37 @@ class Run {
     const unicode = this.machine.isUnicode;
     const { backward } = program;
     const marks = new Int32Array(program.op.length).fill(-1);
+    const cache = table === null ? this.machine.cache : null;
     let generation = 0;
     let position = backward ? text.length : 0;
-    let list: number[] = [];
-    let next: number[] = [];
-    let matched = this.close(program, program.start, position, list, marks, generation);
+    const first: number[] = [];
+    let set: StateSet = { list: first, matched: this.close(program, program.start, position, first, marks, generation), next: new Map() };
+    if (cache !== null) set = cache.intern(set.list, set.matched);
     for (;;) {
-      if (matched) {
+      if (set.matched) {
         if (table === null) return true;
         table[position] = 1;
       }
       if (backward ? position === 0 : position === text.length) return false;
-      if (anchored && list.length === 0) return false;
+      if (anchored && set.list.length === 0) return false;
       const code = backward ? codeBefore(text, position, unicode) : unicode ? text.codePointAt(position)! : text.charCodeAt(position);
-      const width = code > 0xffff ? 2 : 1;
-      position += backward ? -width : width;
-      generation++;
-      next.length = 0;
-      matched = false;
-      for (const state of list) {
-        if (this.machine.char(program.a[state]!).test(code, unicode)) matched = this.close(program, program.b[state]!, position, next, marks, generation) || matched;
+      position += (backward ? -1 : 1) * (code > 0xffff ? 2 : 1);
+      // Between the ends of the text, a context-free step is the cache's; at an end, `$` holds and it is worked out.
+      const interior = cache !== null && position < text.length;
+      const known = interior ? set.next.get(code) : undefined;
+      if (known !== undefined) {
+        if (++this.steps > MAX_STEPS) throw BUDGET;
+        set = known;
+        continue;
       }
-      if (!anchored) matched = this.close(program, program.start, position, next, marks, generation) || matched;
-      [list, next] = [next, list];
+      const list: number[] = [];
+      let matched = false;
+      generation++;
+      for (const state of set.list) {
+        if (this.machine.char(program.a[state]!).test(code, unicode)) matched = this.close(program, program.b[state]!, position, list, marks, generation) || matched;
+      }
+      if (!anchored) matched = this.close(program, program.start, position, list, marks, generation) || matched;
+      set = interior ? cache.link(set, code, list, matched) : { list, matched, next: new Map() };
     }
   }
 
