@@ -19,7 +19,7 @@ interface EnumIndex {
  * How many members a refusal lists in `expected` (its message then says how many there are): a
  * 100,000-member enum must not make every refusal, and every log line that carries it, a megabyte.
  */
-const MAX_EXPECTED = 20;
+const MAX_EXPECTED = 100;
 
 const indexes = new WeakMap<readonly string[], EnumIndex>();
 
