@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { compileLinear, compilePattern } from '../src/schema/patterns.js';
-import { MAX_STATES, MAX_STEPS } from '../src/schema/pattern-machine.js';
+import { MAX_STATES, MAX_STEPS, STEPS_PER_CHARACTER, stepBound } from '../src/schema/pattern-machine.js';
 
 // The linear-time matcher asked directly: syntax, fail-closed refusals, bounds, and the parts the
 // differential test (test/patterns-differential.test.ts) reaches only by chance.
@@ -79,9 +79,26 @@ describe('compilePattern', () => {
     expect(compilePattern(`^a{${MAX_STATES - 2}}$`)!.unsupported).toBe(`it needs more than ${MAX_STATES} states`);
   });
 
+  test('an empty group repeated exactly to the bound, or up to it, is read; one more is refused', () => {
+    expect(compilePattern(`^(?:){${MAX_STATES}}$`)!.test('')).toBe(true);
+    expect(compilePattern(`^(?:){${MAX_STATES - 10},${MAX_STATES}}$`)!.test('')).toBe(true);
+    expect(compilePattern(`^(?:){${MAX_STATES - 10},${MAX_STATES + 1}}$`)!.unsupported).toBe(`it repeats a group more than ${MAX_STATES} times`);
+  });
+
+  test('the step bound grows with the text: a long text against a small pattern is answered', () => {
+    expect(stepBound('abc')).toBe(MAX_STEPS + 3 * STEPS_PER_CHARACTER);
+    const long = 'a'.repeat(MAX_STEPS + 10);
+    expect(compilePattern('^x')!.test(long)).toBe(false);
+    expect(compilePattern('x')!.test(long)).toBe(false);
+    expect(compilePattern('x*y')!.test(long)).toBe(false);
+    expect(compilePattern('\\bx')!.test(long)).toBe(false);
+    expect(compilePattern('a$')!.test(long)).toBe(true);
+  });
+
   test('a test past the step bound answers undefined, not a guess', () => {
     const pattern = compilePattern('(?:a|b){0,2000}c')!;
     expect(pattern.unsupported).toBeUndefined();
+    // Each position holds up to 2,000 copies' states: about 4 visits per copy and position.
     const long = 'a'.repeat(Math.ceil(MAX_STEPS / 2000) + 10);
     expect(pattern.test(long)).toBeUndefined();
     expect(pattern.test('aac')).toBe(true);

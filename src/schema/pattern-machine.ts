@@ -7,15 +7,22 @@
  * Lookaround is run without backtracking too: a lookahead's answer at every position of the text
  * comes from one backward sweep of its body's program reversed, a lookbehind's from one forward
  * sweep, each computed once per text when first asked. Work is bounded twice: a program past
- * `MAX_STATES` states is refused when compiled, and a test past `MAX_STEPS` state visits stops
+ * `MAX_STATES` states is refused when compiled, and a test past its step bound (`stepBound`) stops
  * with "cannot check" (`undefined`) rather than run on.
  */
 import { UnsupportedPattern, type PatternNode } from './pattern-syntax.js';
 
 /** States of one pattern, lookaround bodies and expanded `{n,m}` copies included. */
 export const MAX_STATES = 10_000;
-/** State visits of one test, lookaround sweeps included: about 20–50 ms of work. */
+/** State visits of one test on top of `STEPS_PER_CHARACTER` a character, lookaround sweeps included: about 20–50 ms of work. */
 export const MAX_STEPS = 4_000_000;
+/** State visits a character of the text adds to the bound: a long text against a small pattern is always answered. */
+export const STEPS_PER_CHARACTER = 32;
+
+/** The step bound of one test of `text`: linear in its length. */
+export function stepBound(text: string): number {
+  return MAX_STEPS + STEPS_PER_CHARACTER * text.length;
+}
 
 const CHAR = 0;
 const SPLIT = 1;
@@ -87,7 +94,7 @@ export class PatternMachine {
     this.cache = this.contextFree ? new StateCache() : null;
   }
 
-  /** True when the pattern matches somewhere in `text`; `undefined` when that takes more than `MAX_STEPS`. */
+  /** True when the pattern matches somewhere in `text`; `undefined` when that takes more than `stepBound(text)` state visits. */
   test(text: string): boolean | undefined {
     const run = new Run(this, text);
     try {
@@ -224,6 +231,7 @@ const BUDGET: unique symbol = Symbol('budget');
 /** One test of one text: the step budget and the lookaround tables it has worked out. */
 class Run {
   private steps = 0;
+  private readonly bound: number;
   private readonly tables: (Uint8Array | undefined)[];
   private readonly machine: PatternMachine;
   private readonly text: string;
@@ -231,6 +239,7 @@ class Run {
   constructor(machine: PatternMachine, text: string) {
     this.machine = machine;
     this.text = text;
+    this.bound = stepBound(text);
     this.tables = new Array(machine.lookCount);
   }
 
@@ -262,8 +271,8 @@ class Run {
       // Between the ends of the text, a context-free step is the cache's; at an end, `$` holds and it is worked out.
       const interior = cache !== null && position < text.length;
       const known = interior ? set.next.get(code) : undefined;
+      // A known step costs one lookup: at most one a character, so only worked-out steps count against the bound.
       if (known !== undefined) {
-        if (++this.steps > MAX_STEPS) throw BUDGET;
         set = known;
         continue;
       }
@@ -286,7 +295,7 @@ class Run {
       const state = stack.pop()!;
       if (marks[state] === generation) continue;
       marks[state] = generation;
-      if (++this.steps > MAX_STEPS) throw BUDGET;
+      if (++this.steps > this.bound) throw BUDGET;
       const op = program.op[state];
       if (op === CHAR) list.push(state);
       else if (op === SPLIT) stack.push(program.b[state]!, program.a[state]!);
