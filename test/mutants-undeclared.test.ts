@@ -74,15 +74,15 @@ describe('findUndeclaredKeys: which declared name is suggested', () => {
   });
 });
 
-describe('suggestions are bounded per scan: past 10,000 name comparisons, by spelling alone', () => {
-  // 99 names and `inner`: 100 at the root.
-  const declared = Object.fromEntries(Array.from({ length: 99 }, (_, i) => [`field_${i}`, { type: 'string' }]));
+describe('suggestions are bounded per scan: 10,000 name comparisons and 100 more a key, then by spelling alone', () => {
+  // 299 names and `inner`: 300 at the root. Compared in full while 300 × keys ≤ 10,000 + 100 × keys: up to 50 keys.
+  const declared = Object.fromEntries(Array.from({ length: 299 }, (_, i) => [`field_${i}`, { type: 'string' }]));
   const schema = { type: 'object', properties: { ...declared, inner: { type: 'object', properties: declared } } };
   /** `count` unknown keys: one a respelling of `field_0`, one an edit away from `field_1`, the rest unlike any name. */
   const keys = (count: number): Record<string, string> => Object.fromEntries(['FIELD-0', 'field_1x', ...Array.from({ length: count - 2 }, (_, i) => `zz${i}`)].map((key) => [key, 'v']));
 
-  test('100 unknown keys against 100 names (exactly 10,000 comparisons): every tier', () => {
-    const found = findUndeclaredKeys(keys(100), schema);
+  test('50 unknown keys against 300 names (15,000 comparisons, exactly the bound): every tier', () => {
+    const found = findUndeclaredKeys(keys(50), schema);
     expect(found.slice(0, 2)).toEqual([
       { path: '/FIELD-0', key: 'FIELD-0', suggestion: 'field_0' },
       { path: '/field_1x', key: 'field_1x', suggestion: 'field_1' },
@@ -90,27 +90,36 @@ describe('suggestions are bounded per scan: past 10,000 name comparisons, by spe
     expect(found.some((key) => key.bySpelling === true)).toBe(false);
   });
 
-  test('101 unknown keys: names compared by spelling only, each key says so, and the message too', () => {
-    const found = findUndeclaredKeys(keys(101), schema);
+  test('51 unknown keys: names compared by spelling only, each key says so, and the message too', () => {
+    const found = findUndeclaredKeys(keys(51), schema);
     expect(found.slice(0, 2)).toEqual([
       { path: '/FIELD-0', key: 'FIELD-0', suggestion: 'field_0', bySpelling: true },
       { path: '/field_1x', key: 'field_1x', bySpelling: true },
     ]);
     expect(found.every((key) => key.bySpelling === true)).toBe(true);
-    const result = validateArgs(keys(101), schema);
+    const result = validateArgs(keys(51), schema);
     expect(!result.ok && result.message).toContain('You sent undeclared key(s): FIELD-0 (did you mean field_0?), field_1x, zz0');
     expect(!result.ok && result.message).toContain('(Too many names to compare: only differences of case, spaces, _, . and - were looked for.)');
   });
 
   test('the bound is for the whole scan: a second object past what is left is compared by spelling', () => {
-    const found = findUndeclaredKeys({ ...keys(60), inner: keys(60) }, schema);
+    // 30 × 300 = 9,000 of 13,000 at the root; then 30 × 299 = 8,970 against the 4,000 left and 3,000 more.
+    const found = findUndeclaredKeys({ ...keys(30), inner: keys(30) }, schema);
     expect(found.filter((key) => key.path.startsWith('/inner/')).every((key) => key.bySpelling === true)).toBe(true);
     expect(found.filter((key) => !key.path.startsWith('/inner/')).some((key) => key.bySpelling === true)).toBe(false);
     expect(found.find((key) => key.path === '/field_1x')?.suggestion).toBe('field_1');
     expect(found.find((key) => key.path === '/inner/field_1x')?.suggestion).toBeUndefined();
   });
 
+  test('each key adds to the bound: many objects of a few keys against a few names are all compared in full', () => {
+    const small = { type: 'object', properties: { name: { type: 'string' }, items: { type: 'array', items: { $ref: '#' } } } };
+    const args = { nmae: 'a', items: Array.from({ length: 5000 }, () => ({ nmae: 'b' })) };
+    const found = findUndeclaredKeys(args, small);
+    expect(found).toHaveLength(5001);
+    expect(found.every((key) => key.suggestion === 'name' && key.bySpelling === undefined)).toBe(true);
+  });
+
   test('a scan starts with the whole bound: two scans in a row answer alike', () => {
-    expect(findUndeclaredKeys(keys(100), schema)).toEqual(findUndeclaredKeys(keys(100), schema));
+    expect(findUndeclaredKeys(keys(50), schema)).toEqual(findUndeclaredKeys(keys(50), schema));
   });
 });

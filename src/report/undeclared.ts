@@ -121,6 +121,7 @@ class KeyScan implements ValueVisitor<PlanNode> {
       const claims = new Map<string | undefined, number>();
       for (const target of targets) claims.set(target, (claims.get(target) ?? 0) + 1);
       const cost = undeclared.length * shape.declared.length;
+      this.comparisons += undeclared.length * COMPARISONS_PER_KEY;
       const bySpelling = cost > this.comparisons;
       if (!bySpelling) this.comparisons -= cost;
       const names = undeclared.length === 0 ? null : new Suggestions(shape.declared, node.required(), keys, undeclared.length, bySpelling);
@@ -164,12 +165,15 @@ function unambiguous(key: string, declared: readonly string[], present: readonly
 }
 
 /**
- * How many name comparisons (undeclared keys times declared names, summed over the objects) one
- * scan makes by edit distance and containment; past it, an object's suggestions come from
- * spelling alone (the same name once normalised, looked up by index), so that 500 unknown keys
- * against 10,000 declared names cost 500 lookups, not five million edit distances.
+ * How many name comparisons (undeclared keys times declared names) a scan makes by edit distance
+ * and containment: `MAX_NAME_COMPARISONS`, and `COMPARISONS_PER_KEY` more for each undeclared key
+ * it meets, so the work stays linear in the arguments. Past it, an object's suggestions come from
+ * spelling alone (the same name once normalised, looked up by index): 500 unknown keys against
+ * 10,000 declared names cost 500 lookups, not five million edit distances, while keys against
+ * schemas of a normal size (up to 100 names) are always compared in full.
  */
 const MAX_NAME_COMPARISONS = 10_000;
+const COMPARISONS_PER_KEY = 100;
 
 /** A node's declared names indexed: by normalised form, each one's form, and as a set. Built once per list. */
 interface NameIndex {
