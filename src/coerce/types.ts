@@ -140,7 +140,7 @@ export interface Refusal {
   readonly reason: RefusalReason;
   /**
    * The JSON types the applicable schemas accept here; for a value no enum or const member
-   * matches (rule `enumCase`), the allowed values as JSON text (`"markdown"`).
+   * matches (rule `enumCase`), the allowed values as JSON text (`"markdown"`), the first 100 of them.
    */
   readonly expected: readonly (JsonType | string)[];
   /** One plain-English sentence, fit to show a model or a log. */

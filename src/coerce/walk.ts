@@ -54,7 +54,7 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
   /** Records a refusal at the current path; `values` lists the allowed values when they are known. */
   refuse(value: unknown, node: PlanNode, reason: RefusalReason, values?: readonly string[]): void {
     const expected = values ?? typeNames(node.accept);
-    const wanted = values !== undefined ? `expected one of ${values.join(', ')}` : expected.length === 0 ? 'no value is accepted here' : `expected ${expected.join(' or ')}`;
+    const wanted = values !== undefined ? `expected one of ${values.join(', ')}${moreValues(node, values.length)}` : expected.length === 0 ? 'no value is accepted here' : `expected ${expected.join(' or ')}`;
     const path = this.path.pointer;
     const message = `${previewOf(value)} at ${path || 'the root'} was left as it is: ${REASONS[reason]}; ${wanted}`;
     this.refusals.push({ path, value, reason, expected, message });
@@ -257,4 +257,10 @@ function previewOf(value: unknown): string {
   } catch {
     return String(value);
   }
+}
+
+/** `, … (N in all)` when the enum here has more members than a refusal lists (see `foldEnumCase`). */
+function moreValues(node: PlanNode, listed: number): string {
+  const all = node.stringEnum()?.length ?? 0;
+  return all > listed ? `, … (${all.toLocaleString('en')} in all)` : '';
 }

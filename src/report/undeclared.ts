@@ -18,6 +18,12 @@ export interface UndeclaredKey {
   readonly key: string;
   /** The declared name the model probably meant, when one stands out. */
   readonly suggestion?: string;
+  /**
+   * Set when names were compared by spelling alone (the same name once normalised), not by edit
+   * distance: the arguments sent more unknown keys against more declared names than one scan
+   * compares (`MAX_NAME_COMPARISONS`). A key without a suggestion may still mean a declared name.
+   */
+  readonly bySpelling?: true;
 }
 
 /**
@@ -81,6 +87,8 @@ class KeyScan implements ValueVisitor<PlanNode> {
   readonly conflicts: UndeclaredKey[] = [];
   private readonly renaming: boolean;
   private readonly path = new PointerPath();
+  /** Name comparisons this scan may still make (see `MAX_NAME_COMPARISONS`). */
+  private comparisons = MAX_NAME_COMPARISONS;
   /** Per entered container, the renames to make in it as it is left (`null`: none). */
   private readonly renames: (Map<string, string> | null)[] = [];
 
@@ -112,10 +120,15 @@ class KeyScan implements ValueVisitor<PlanNode> {
       const targets = this.renaming ? undeclared.map((key) => unambiguous(key, shape.declared, keys, container)) : [];
       const claims = new Map<string | undefined, number>();
       for (const target of targets) claims.set(target, (claims.get(target) ?? 0) + 1);
+      const cost = undeclared.length * shape.declared.length;
+      this.comparisons += undeclared.length * COMPARISONS_PER_KEY;
+      const bySpelling = cost > this.comparisons;
+      if (!bySpelling) this.comparisons -= cost;
+      const names = undeclared.length === 0 ? null : new Suggestions(shape.declared, node.required(), keys, undeclared.length, bySpelling);
       undeclared.forEach((key, i) => {
-        const suggestion = suggest(key, shape.declared, node.required(), keys, undeclared.length);
+        const suggestion = names!.suggest(key);
         const path = `${at}/${escapeToken(key)}`;
-        this.found.push({ path, key, ...(suggestion === undefined ? {} : { suggestion }) });
+        this.found.push({ path, key, ...(suggestion === undefined ? {} : { suggestion }), ...(bySpelling ? { bySpelling } : {}) });
         const rename = targets[i];
         if (rename === undefined) return;
         // Two keys meaning one name: renaming either would drop the other's value. A declared key
@@ -146,46 +159,99 @@ class KeyScan implements ValueVisitor<PlanNode> {
 
 /** The one declared name `key` normalises to, when it is not sent or is sent as null (then a conflict); else undefined. */
 function unambiguous(key: string, declared: readonly string[], present: readonly string[], container: Record<string, unknown>): string | undefined {
-  const matches = declared.filter((name) => normalizeName(name) === normalizeName(key));
+  const matches = spellingsOf(declared).bySpelling.get(normalizeName(key)) ?? [];
   const [only] = matches;
   return matches.length === 1 && (!present.includes(only!) || container[only!] === null) ? only : undefined;
 }
 
 /**
- * The declared name probably meant by `key`, tier by tier: same name once normalised; then a
- * small edit distance; then one name containing the other at its start or end (`q`/`query`,
- * `depth`/`maxDepth`) or abbreviating it (`qty`/`quantity`); then, when this is the only undeclared key, the only required name missing.
+ * How many name comparisons (undeclared keys times declared names) a scan makes by edit distance
+ * and containment: `MAX_NAME_COMPARISONS`, and `COMPARISONS_PER_KEY` more for each undeclared key
+ * it meets, so the work stays linear in the arguments. Past it, an object's suggestions come from
+ * spelling alone (the same name once normalised, looked up by index): 500 unknown keys against
+ * 10,000 declared names cost 500 lookups, not five million edit distances, while keys against
+ * schemas of a normal size (up to 100 names) are always compared in full.
  */
-function suggest(
-  key: string,
-  declared: readonly string[],
-  required: readonly string[],
-  present: readonly string[],
-  undeclaredCount: number,
-): string | undefined {
-  const candidates = declared.filter((name) => !present.includes(name));
-  const sent = normalizeName(key);
-  const same = candidates.find((name) => normalizeName(name) === sent);
-  if (same !== undefined) return same;
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const name of candidates) {
-    const target = normalizeName(name);
-    const distance = editDistance(sent, target);
-    if (distance <= Math.max(1, Math.floor(Math.max(sent.length, target.length) / 3)) && distance < bestDistance) {
-      best = name;
-      bestDistance = distance;
-    }
+const MAX_NAME_COMPARISONS = 10_000;
+const COMPARISONS_PER_KEY = 100;
+
+/** A node's declared names indexed: by normalised form, each one's form, and as a set. Built once per list. */
+interface NameIndex {
+  readonly bySpelling: ReadonlyMap<string, readonly string[]>;
+  readonly forms: readonly string[];
+  readonly names: ReadonlySet<string>;
+}
+
+const nameIndexes = new WeakMap<readonly string[], NameIndex>();
+
+function spellingsOf(declared: readonly string[]): NameIndex {
+  let index = nameIndexes.get(declared);
+  if (index === undefined) {
+    const bySpelling = new Map<string, string[]>();
+    const forms = declared.map((name) => {
+      const form = normalizeName(name);
+      const names = bySpelling.get(form);
+      if (names === undefined) bySpelling.set(form, [name]);
+      else names.push(name);
+      return form;
+    });
+    index = { bySpelling, forms, names: new Set(declared) };
+    nameIndexes.set(declared, index);
   }
-  if (best !== undefined) return best;
-  const contained = candidates.filter((name) => {
-    const target = normalizeName(name);
-    const [short, long] = target.length <= sent.length ? [target, sent] : [sent, target];
-    return short.length > 0 && (long.startsWith(short) || long.endsWith(short) || abbreviates(short, long));
-  });
-  if (contained.length === 1) return contained[0];
-  const missing = required.filter((name) => candidates.includes(name));
-  return undeclaredCount === 1 && missing.length === 1 ? missing[0] : undefined;
+  return index;
+}
+
+/**
+ * The declared names probably meant by the undeclared keys of one object, tier by tier: same name
+ * once normalised; then a small edit distance; then one name containing the other at its start or
+ * end (`q`/`query`, `depth`/`maxDepth`) or abbreviating it (`qty`/`quantity`); then, when this is
+ * the only undeclared key, the only required name missing. Names the object already has are never
+ * suggested. By spelling (past `MAX_NAME_COMPARISONS`), the first tier alone.
+ */
+class Suggestions {
+  private readonly declared: readonly string[];
+  private readonly required: readonly string[];
+  private readonly present: ReadonlySet<string>;
+  private readonly undeclaredCount: number;
+  private readonly bySpelling: boolean;
+
+  constructor(declared: readonly string[], required: readonly string[], present: readonly string[], undeclaredCount: number, bySpelling: boolean) {
+    this.declared = declared;
+    this.required = required;
+    this.present = new Set(present);
+    this.undeclaredCount = undeclaredCount;
+    this.bySpelling = bySpelling;
+  }
+
+  suggest(key: string): string | undefined {
+    const sent = normalizeName(key);
+    const index = spellingsOf(this.declared);
+    const same = index.bySpelling.get(sent)?.find((name) => !this.present.has(name));
+    if (same !== undefined || this.bySpelling) return same;
+    const candidates: number[] = [];
+    this.declared.forEach((name, i) => {
+      if (!this.present.has(name)) candidates.push(i);
+    });
+    let best: string | undefined;
+    let bestDistance = Infinity;
+    for (const i of candidates) {
+      const target = index.forms[i]!;
+      const distance = editDistance(sent, target);
+      if (distance <= Math.max(1, Math.floor(Math.max(sent.length, target.length) / 3)) && distance < bestDistance) {
+        best = this.declared[i];
+        bestDistance = distance;
+      }
+    }
+    if (best !== undefined) return best;
+    const contained = candidates.filter((i) => {
+      const target = index.forms[i]!;
+      const [short, long] = target.length <= sent.length ? [target, sent] : [sent, target];
+      return short.length > 0 && (long.startsWith(short) || long.endsWith(short) || abbreviates(short, long));
+    });
+    if (contained.length === 1) return this.declared[contained[0]!];
+    const missing = this.required.filter((name) => !this.present.has(name) && index.names.has(name));
+    return this.undeclaredCount === 1 && missing.length === 1 ? missing[0] : undefined;
+  }
 }
 
 /** `short` is `long` with letters left out, first letter kept: `qty` abbreviates `quantity`. */
@@ -199,21 +265,24 @@ function abbreviates(short: string, long: string): boolean {
   return true;
 }
 
+/** Three rows of the distance table, reused from call to call (grown to the longest name seen). */
+let rows: [Int32Array, Int32Array, Int32Array] = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
 /** Optimal string alignment distance (Levenshtein with adjacent transpositions). */
 function editDistance(a: string, b: string): number {
   if (Math.abs(a.length - b.length) > 3) return Infinity;
-  let before: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  if (rows[0].length <= b.length) rows = [new Int32Array(b.length + 1), new Int32Array(b.length + 1), new Int32Array(b.length + 1)];
+  let [before, previous, current] = rows;
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    current[0] = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let distance = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) distance = Math.min(distance, before[j - 2]! + 1);
-      current.push(distance);
+      current[j] = distance;
     }
-    before = previous;
-    previous = current;
+    [before, previous, current] = [previous, current, before];
   }
   return previous[b.length]!;
 }
