@@ -128,6 +128,23 @@ export type RefusalReason =
   | 'unreadable';
 
 /**
+ * One reading of a value or key the gate refused for having more than one (`ambiguous`): what a
+ * rule would make of it, where, and as what value.
+ */
+export interface Reading {
+  /**
+   * The rule that would write this reading; `as-sent` for the key or value as it came (valid as
+   * sent), `list-split` for a string read as a list split at its separators (a reading no rule
+   * writes: it only competes).
+   */
+  readonly rule: ChangeRule | 'as-sent' | 'list-split';
+  /** JSON Pointer (RFC 6901) to where the value would be: the refusal's own path for a value's readings. */
+  readonly path: string;
+  /** JSON text of the value this reading gives. */
+  readonly to: string;
+}
+
+/**
  * A value left as it is although the applicable schemas ask for another type or spelling (an
  * integer outside `integerRange`, a fraction at an integer position, a type lenient mode could
  * not convert), and why.
@@ -145,6 +162,8 @@ export interface Refusal {
   readonly expected: readonly (JsonType | string)[];
   /** One plain-English sentence, fit to show a model or a log. */
   readonly message: string;
+  /** For `ambiguous`: the readings that competed, each one the schema accepts (see `Reading`). */
+  readonly readings?: readonly Reading[];
 }
 
 /** What a coercion did. */
