@@ -8,13 +8,14 @@ import { setOwn } from '../json/objects.js';
 import { normalizeName } from '../json/strings.js';
 import { accepts, TYPE_BITS, typeNames } from '../schema/keywords.js';
 import { convertLeniently, type LenientContext, type Rules } from './lenient.js';
-import { flattenedHead, mayBeFlattened, rebuildFlattened, type ReshapeContext } from './flattened-keys.js';
+import { flattenedHead, mayBeFlattened, proposesKey, rebuildFlattened, type ReshapeContext } from './flattened-keys.js';
+import { describeReadings, type GateContext } from './gate.js';
 import { foldEnumCase } from './enum-case.js';
 import { LosslessNumber, isLosslessNumber, previewArgs, stringifyArgs } from '../json/lossless.js';
 import { restoreInteger, type IntegerRange } from '../json/numbers.js';
 import { hasWork, WORK_INTEGER, WORK_LENIENT, type PlanNode } from '../schema/plan.js';
 import { PointerPath } from '../json/pointer.js';
-import type { Change, ChangeRule, CoerceResult, Refusal, RefusalReason } from './types.js';
+import type { Change, ChangeRule, CoerceResult, Reading, Refusal, RefusalReason } from './types.js';
 
 /** Depth from which the walk starts watching for cyclic arguments. */
 const CYCLE_WATCH_DEPTH = 256;
@@ -23,7 +24,7 @@ const CYCLE_WATCH_DEPTH = 256;
  * One coercion: its options, its report, and the path of the value being decided. It is the
  * visitor of the one walk, and hands lenient rules the context they need (`LenientContext`).
  */
-export class Coercion implements ValueVisitor<PlanNode>, LenientContext, ReshapeContext {
+export class Coercion implements ValueVisitor<PlanNode>, LenientContext, ReshapeContext, GateContext {
   readonly range: IntegerRange;
   readonly rules: Rules | null;
   readonly work: number;
@@ -51,13 +52,17 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
     this.changes.push({ path: this.path.pointer, from: textOf(from), to: textOf(to), rule });
   }
 
-  /** Records a refusal at the current path; `values` lists the allowed values when they are known. */
-  refuse(value: unknown, node: PlanNode, reason: RefusalReason, values?: readonly string[]): void {
+  /**
+   * Records a refusal at the current path; `values` lists the allowed values when they are known,
+   * `readings` the readings that competed (reason `ambiguous`, from the gate).
+   */
+  refuse(value: unknown, node: PlanNode, reason: RefusalReason, values?: readonly string[], readings?: readonly Reading[]): void {
     const expected = values ?? typeNames(node.accept);
     const wanted = values !== undefined ? `expected one of ${values.join(', ')}` : expected.length === 0 ? 'no value is accepted here' : `expected ${expected.join(' or ')}`;
     const path = this.path.pointer;
-    const message = `${previewOf(value)} at ${path || 'the root'} was left as it is: ${REASONS[reason]}; ${wanted}`;
-    this.refusals.push({ path, value, reason, expected, message });
+    const why = readings === undefined ? REASONS[reason] : `it has more than one reading the schema accepts: ${describeReadings(readings, path)}`;
+    const message = `${previewOf(value)} at ${path || 'the root'} was left as it is: ${why}; ${wanted}`;
+    this.refusals.push({ path, value, reason, expected, message, ...(readings === undefined ? {} : { readings }) });
   }
 
   /**
@@ -69,18 +74,24 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
     return { value: walk(value, node, inner), changes: inner.changes, refusals: inner.refusals };
   }
 
-  /** Adds the changes of a nested coercion whose conversion was taken. */
-  adopt(changes: readonly Change[]): void {
-    this.changes.push(...changes);
+  /** Adds the changes (and refusals) of a nested coercion whose reading was taken. */
+  adopt(inner: CoerceResult): void {
+    this.changes.push(...inner.changes);
+    this.refusals.push(...inner.refusals);
   }
 
-  /** The node of a child, when it is at or above a position this coercion has work for. */
+  /**
+   * The node of a child, when it is at or above a position this coercion has work for. A key that
+   * may spell a path (`todoList[0].title`) is not walked here: the gate settles it as its object is
+   * left, against its other readings.
+   */
   child(parent: PlanNode, token: PathToken): PlanNode | undefined {
+    if (typeof token === 'string' && this.rules !== null && this.rules.flattenedKey && proposesKey(parent, token)) {
+      this.reshape().flat = true;
+      return undefined;
+    }
     const node = parent.at(token);
-    if (hasWork(node, this.work)) return node;
-    // A key no schema applies to may be a flattened path (`todoList[0].title`), rebuilt on leaving.
-    if (node === null && this.rules !== null && this.rules.flattenedKey && typeof token === 'string' && mayBeFlattened(token)) this.reshape().flat = true;
-    return undefined;
+    return hasWork(node, this.work) ? node : undefined;
   }
 
   /** Decides one value that is not a container; an optional null that accepts no null is marked for removal. */
