@@ -13,7 +13,8 @@
  */
 export function exactText(value: number): string | undefined {
   if (!Number.isFinite(value)) return undefined;
-  if (Number.isInteger(value)) return Number.isSafeInteger(value) ? String(value) : undefined;
+  // `String(-0)` is `0`, which reads back as +0: the sign is written.
+  if (Number.isInteger(value)) return Number.isSafeInteger(value) ? (Object.is(value, -0) ? '-0' : String(value)) : undefined;
   // The number is m / 2^k exactly (doubling a double is exact until it is whole, 1,074 times at most).
   let scaled = Math.abs(value);
   let k = 0;

@@ -7,7 +7,7 @@
  * it would land, so the gate sees how far the schema takes it. The flattened-key rebuild and
  * `renameUnambiguous` both ask here, so the two can never give different answers.
  */
-import { hasOwn } from '../json/objects.js';
+import { hasOwn, ownValue } from '../json/objects.js';
 import { escapeToken } from '../json/pointer.js';
 import { normalizeName } from '../json/strings.js';
 import { TYPE_BITS } from '../schema/keywords.js';
@@ -205,7 +205,8 @@ function stepsInto(at: At, kind: number): boolean {
 
 /**
  * Where a name step from `at` lands: its own schemas, or a free place (a name declared with the
- * schema `true`, a key of an open object); `undefined` where the name is not taken (undeclared).
+ * schema `true`, a key of an object open to any key); `undefined` where the name is not taken
+ * (undeclared, or shut out by `additionalProperties: false` with no property or pattern for it).
  * The object itself (`first`) is an object already.
  */
 function stepName(at: At, name: string, first: boolean): At | undefined {
@@ -213,7 +214,9 @@ function stepName(at: At, name: string, first: boolean): At | undefined {
   if (!first && (at.accept & TYPE_BITS.object) === 0) return undefined;
   const child = at.child(name);
   if (child !== null) return child;
-  return at.declares(name) || at.shape().open ? FREE : undefined;
+  if (at.declares(name)) return FREE;
+  const shut = at.members.some((member) => ownValue(member, 'additionalProperties') === false || ownValue(member, 'unevaluatedProperties') === false);
+  return at.shape().open && !shut ? FREE : undefined;
 }
 
 /** Where an index step from `at` lands; `undefined` where `at` takes no array. */
