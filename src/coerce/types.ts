@@ -15,14 +15,19 @@ export interface LenientRules {
   readonly booleans?: boolean;
   /**
    * A scalar where only arrays are accepted becomes a one-element array (`"a"` → `["a"]`); a string
-   * holding a list separator (`,`, `;`, a line break) is refused `ambiguous`, never wrapped or split.
+   * holding a list separator between two pieces of text (a comma or semicolon of any script, `，`
+   * `、` `،` `؛` included, a tab or a line break) is refused `ambiguous`, never wrapped or split.
    */
   readonly arrays?: boolean;
   /** A string holding JSON text of an array or object, where only those are accepted, is parsed. */
   readonly jsonText?: boolean;
   /** `"null"` → `null` where null is accepted and a string is not. */
   readonly nulls?: boolean;
-  /** A number becomes its exact literal text where only strings are accepted (`4` → `"4"`). */
+  /**
+   * A number becomes its exact literal text where strings are accepted and no number type is
+   * (`4` → `"4"`); a plain JS number only where its shortest decimal is exactly it and it is a
+   * safe integer or a fraction (`0.5`), never `0.1 + 0.2` nor an integer past 2^53.
+   */
   readonly numbersToStrings?: boolean;
   /**
    * Text that is not strict JSON but has exactly one reading is repaired (code fence, BOM,
@@ -53,9 +58,11 @@ export interface LenientRules {
    */
   readonly unwrap?: boolean;
   /**
-   * Undeclared keys that spell a path (`args.path`, `todoList[0].title`) are rebuilt into
-   * nesting, when the path's first name is declared as an object (or an array, for an index),
-   * no two keys conflict and the indexes of each array run from 0 with none missing.
+   * Keys that spell a path from a declared first name (`args.path`, `todoList[0].title`) are
+   * rebuilt into nesting when that is the one reading the schema accepts: the key as sent (an open
+   * object, `additionalProperties`, `patternProperties`), every other nesting of its dots and a
+   * rename compete, and two or more are refused `ambiguous`. No two keys may conflict, and the
+   * indexes of each array must run from 0 with none missing.
    */
   readonly flattenedKey?: boolean;
 }
