@@ -26,10 +26,14 @@ import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
  * 18,503 B: 21.9 and 18.6 KB. The compact edits (one Int32Array of spans and one joined string
  * for all of a call's edits, instead of an object each: the proxy's 3 MB call of 231,000
  * respellings from 21× to 8.5× its size in memory) took them to 22,236 and 18,873 B: 22.3 and 18.9 KB.
- * The repair's speed-ups of 2026-12-02 (fifth session) leave them at 22,249 and 18,886 B.
+ * The repair's speed-ups of 2026-12-02 (fifth session) leave them at 22,249 and 18,886 B. The gate
+ * of issue #39 (every rule's readings judged in one place, a dotted key's readings enumerated, list
+ * separators by Unicode property, plain numbers' exact text, the readings named in refusals) took
+ * them to 24,319 and 20,805 B: 24.4 and 20.9 KB (the text path hands such keys to the object path,
+ * so it carries the gate too).
  */
-const CORE_BUDGET = 22_300;
-const TEXT_PATH_BUDGET = 18_900;
+const CORE_BUDGET = 24_400;
+const TEXT_PATH_BUDGET = 20_900;
 /**
  * Bytes of every CommonJS file of dist/, unminified: 154 KB when the core was first shared (182 KB
  * after the second wave of syntax repairs), 750 KB when each entry carried a copy of it.

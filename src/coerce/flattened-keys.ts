@@ -12,10 +12,10 @@ import { hasOwn, setOwn } from '../json/objects.js';
 import { escapeToken, type PointerPath } from '../json/pointer.js';
 import type { PlanNode } from '../schema/plan.js';
 import { judge, keyRefusal } from './gate.js';
-import { declaredHeads, keyReadings, proposesKey, type KeyReading } from './key-readings.js';
+import { declaredHeads, keyReadings, type KeyReading } from './key-readings.js';
 import type { Change, CoerceResult, Refusal } from './types.js';
 
-export { proposesKey };
+export { declaredHeads, proposesKey } from './key-readings.js';
 
 /** What the rebuild needs from the walk that calls it. */
 export interface ReshapeContext {
@@ -25,11 +25,6 @@ export interface ReshapeContext {
   readonly refusals: Refusal[];
   /** Coerces `value` against `node` on its own, at the current path. */
   nest(value: unknown, node: PlanNode): CoerceResult;
-}
-
-/** Cheap first test of a key: it can only spell a path if it holds a dot or a bracket. */
-export function mayBeFlattened(key: string): boolean {
-  return key.includes('.') || key.includes('[');
 }
 
 /** A place in the value being rebuilt: a container of named or indexed places, or a value. */
@@ -128,18 +123,6 @@ function settle(head: string, group: Group, value: unknown, node: PlanNode, cont
   const settled = child === null ? value : adopt(context.nest(value, child), context);
   path.pop();
   return settled;
-}
-
-/** The first name of a flattened key (`args` of `args.path`, `todo` of `todo[0].title`). */
-export function flattenedHead(key: string): string {
-  return key.slice(0, firstMark(key));
-}
-
-/** Where a key's first name ends: at its first dot or bracket. */
-function firstMark(key: string): number {
-  const dot = key.indexOf('.');
-  const bracket = key.indexOf('[');
-  return dot === -1 ? bracket : bracket === -1 ? dot : Math.min(dot, bracket);
 }
 
 /** Puts `value` at `steps` under `root`; false when a place is claimed twice or as two kinds. */

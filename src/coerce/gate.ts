@@ -124,11 +124,12 @@ export function describeReadings(readings: readonly Reading[], at: string): stri
 
 /** A refusal of a key whose readings compete: the value stays under the key as sent. */
 export function keyRefusal(path: string, value: unknown, readings: readonly Reading[]): Refusal {
-  const message = `${preview(value)} at ${path} was left as it is: its key has more than one reading the schema accepts: ${describeReadings(readings, path)}; send the value under the key you mean, nested as the schema declares it`;
+  const message = `${previewOf(value)} at ${path} was left as it is: its key has more than one reading the schema accepts: ${describeReadings(readings, path)}; send the value under the key you mean, nested as the schema declares it`;
   return { path, value, reason: 'ambiguous', expected: [], message, readings };
 }
 
-function textOf(value: unknown): string {
+/** The JSON text of a value, or `String(value)` when it has none (it contains itself). */
+export function textOf(value: unknown): string {
   try {
     return stringifyArgs(value);
   } catch {
@@ -136,9 +137,13 @@ function textOf(value: unknown): string {
   }
 }
 
-function preview(value: unknown): string {
+/** Longest preview of a refused value in its message: the value itself is kept whole in the refusal. */
+const MAX_PREVIEW_CHARS = 200;
+
+/** A refused value as its message shows it: bounded, so refusals at every level of a deep value stay linear. */
+export function previewOf(value: unknown): string {
   try {
-    return previewArgs(value, MAX_READING_CHARS * 2);
+    return previewArgs(value, MAX_PREVIEW_CHARS);
   } catch {
     return String(value);
   }

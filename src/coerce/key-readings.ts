@@ -25,20 +25,12 @@ export interface KeyReading extends Proposal {
 const FREE = Symbol('free');
 type At = PlanNode | typeof FREE;
 
-/** A dot, or an index `[n]` (no leading zero), where a key may be read as a step. */
-interface Boundary {
-  readonly at: number;
-  /** Where what follows the boundary starts. */
-  readonly next: number;
-  /** The index, or -1 for a dot. */
-  readonly index: number;
-}
-
 /** A key with more boundaries than this is read only as sent (or renamed): its nestings are not enumerated. */
 const MAX_BOUNDARIES = 32;
 /** Readings kept per fit and per place of the enumeration: enough to decide, and to name. */
 const MAX_READINGS = 4;
-const INDEX = /\[(0|[1-9]\d{0,8})\]/y;
+/** Where a key may be read as a step: a dot, or an index `[n]` (no leading zero). */
+const BOUNDARY = /\.|\[(0|[1-9]\d{0,8})\]/g;
 
 const declaredSets = new WeakMap<PlanNode, { readonly names: ReadonlySet<string>; readonly longest: number }>();
 
@@ -79,18 +71,19 @@ export function proposesKey(node: PlanNode, key: string): boolean {
  * Every reading of `key` (holding `value`) in `object` at `node`, in order: as sent, the nestings
  * from the fewest steps to the most, then the renames. Readings the schema cannot take at all
  * (an undeclared name on the way, a step into a value of the wrong kind, a first name that is also
- * sent as a key) are left out; at most `MAX_READINGS` of each fit are kept at each place.
+ * sent as a key) are left out; at most `MAX_READINGS` of each fit are kept at each place of the
+ * enumeration, which is memoised by its place in the key and in the plan, so a key costs at most
+ * boundaries² steps per plan node it reaches.
  *
  * @param at - JSON Pointer to the object.
  * @param nest - Coerces a value against a node on its own, as the walk would.
  */
 export function keyReadings(key: string, value: unknown, node: PlanNode, object: Record<string, unknown>, at: string, nest: (value: unknown, node: PlanNode) => CoerceResult): KeyReading[] {
-  const fits = new Map<PlanNode, { fit: 'whole' | 'shape'; inner: CoerceResult }>();
+  const fits = new Map<At, { fit: 'whole' | 'shape'; inner?: CoerceResult }>([[FREE, { fit: 'whole' }]]);
   const settle = (leaf: At): { fit: 'whole' | 'shape'; inner?: CoerceResult } => {
-    if (leaf === FREE) return { fit: 'whole' };
     let known = fits.get(leaf);
     if (known === undefined) {
-      const inner = nest(value, leaf);
+      const inner = nest(value, leaf as PlanNode);
       fits.set(leaf, (known = { fit: inner.refusals.length === 0 ? 'whole' : 'shape', inner }));
     }
     return known;
@@ -101,14 +94,47 @@ export function keyReadings(key: string, value: unknown, node: PlanNode, object:
     return { rule, path, value: inner === undefined ? value : inner.value, fit, steps, ...(inner === undefined ? {} : { inner }) };
   };
 
-  const readings: KeyReading[] = [];
-  const boundaries = boundariesOf(key);
-  const tails = boundaries === undefined ? [] : new Paths(key, boundaries, (leaf) => settle(leaf).fit).from(0, node, (name) => hasOwn(object, name));
-  for (const { steps, leaf } of tails) readings.push(reading(steps.length === 1 ? 'as-sent' : 'flattened-key', steps, leaf));
-  if (boundaries === undefined) {
-    const literal = stepName(node, key, true);
-    if (literal !== undefined) readings.push(reading('as-sent', [key], literal));
-  }
+  // The boundaries: a dot, or an index `[n]` (no leading zero); with more than `MAX_BOUNDARIES`,
+  // only the key as sent is read (`end` is where the boundary's text ends, `index` -1 for a dot).
+  const boundaries = [...key.matchAll(BOUNDARY)].map((match) => ({ at: match.index, end: match.index + match[0].length, index: match[1] === undefined ? -1 : Number(match[1]) }));
+  if (boundaries.length > MAX_BOUNDARIES) boundaries.length = 0;
+  const memo = new Map<string, Tail[]>();
+  const ids = new Map<At, number>();
+  /** The readings of the key from `pos`, the start of a name, at `at` (`first`: the object itself). */
+  const from = (pos: number, at: At, first: boolean): Tail[] => {
+    const place = `${pos}:${ids.get(at) ?? (ids.set(at, ids.size), ids.size - 1)}`;
+    const known = first ? undefined : memo.get(place);
+    if (known !== undefined) return known;
+    const tails: Tail[] = [];
+    const counts = { whole: 0, shape: 0 };
+    const keep = (steps: readonly (string | number)[], leaf: At): void => {
+      if (counts[settle(leaf).fit]++ < MAX_READINGS) tails.push({ steps, leaf });
+    };
+    // The name runs to the end of the key (fewest steps) or to a boundary, the last one first.
+    for (let b = boundaries.length; b >= 0; b--) {
+      const end = boundaries[b]?.at ?? key.length;
+      if (end <= pos) continue;
+      const name = key.slice(pos, end);
+      // A first name that is also sent as a key of its own is no step.
+      if (first && end !== key.length && hasOwn(object, name)) continue;
+      const child = stepName(at, name, first);
+      if (child === undefined) continue;
+      if (end === key.length) keep([name], child);
+      else for (const tail of after(b, child)) keep([name, ...tail.steps], tail.leaf);
+    }
+    if (!first) memo.set(place, tails);
+    return tails;
+  };
+  /** The readings that follow boundary `b` read as a step from `at`: a name after a dot; an index, then a boundary at once. */
+  const after = (b: number, at: At): Tail[] => {
+    const { end, index } = boundaries[b]!;
+    if (index === -1) return at === FREE || (at.accept & TYPE_BITS.object) !== 0 ? from(end, at, false) : [];
+    const item = at === FREE ? FREE : (at.accept & TYPE_BITS.array) === 0 ? undefined : (at.item(index) ?? FREE);
+    if (item === undefined || boundaries[b + 1]?.at !== end) return [];
+    return after(b + 1, item).map((tail) => ({ steps: [index, ...tail.steps], leaf: tail.leaf }));
+  };
+
+  const readings = from(0, node, true).map(({ steps, leaf }) => reading(steps.length === 1 ? 'as-sent' : 'flattened-key', steps, leaf));
   const normal = normalizeName(key);
   for (const name of node.shape().declared) {
     if (name === key || normalizeName(name) !== normal || (hasOwn(object, name) && object[name] !== null)) continue;
@@ -117,90 +143,10 @@ export function keyReadings(key: string, value: unknown, node: PlanNode, object:
   return readings;
 }
 
-/** The boundaries of `key`, or `undefined` when it has more than `MAX_BOUNDARIES`. */
-function boundariesOf(key: string): Boundary[] | undefined {
-  const found: Boundary[] = [];
-  for (let i = 0; i < key.length; i++) {
-    const char = key.charCodeAt(i);
-    if (char === 0x2e) found.push({ at: i, next: i + 1, index: -1 });
-    else if (char === 0x5b) {
-      INDEX.lastIndex = i;
-      const match = INDEX.exec(key);
-      if (match !== null) found.push({ at: i, next: i + match[0].length, index: Number(match[1]) });
-    }
-    if (found.length > MAX_BOUNDARIES) return undefined;
-  }
-  return found;
-}
-
 /** One way of reading the rest of a key: its steps, and where its value lands. */
 interface Tail {
   readonly steps: readonly (string | number)[];
   readonly leaf: At;
-}
-
-/** The enumeration of a key's nestings, memoised by where it stands in the key and in the plan. */
-class Paths {
-  private readonly memo = new Map<string, Tail[]>();
-  private readonly ids = new Map<At, number>();
-
-  constructor(
-    private readonly key: string,
-    private readonly boundaries: readonly Boundary[],
-    private readonly fitOf: (leaf: At) => 'whole' | 'shape',
-  ) {}
-
-  /**
-   * The readings of the key from `pos` (the start of a name) at `at`. At the object itself
-   * (`taken` given) a first name that is sent as a key of its own cannot be a step.
-   */
-  from(pos: number, at: At, taken?: (name: string) => boolean): Tail[] {
-    const memoKey = taken === undefined ? `${pos}:${this.idOf(at)}` : undefined;
-    const known = memoKey === undefined ? undefined : this.memo.get(memoKey);
-    if (known !== undefined) return known;
-    const tails: Tail[] = [];
-    const counts = { whole: 0, shape: 0 };
-    const keep = (tail: Tail): void => {
-      const fit = this.fitOf(tail.leaf);
-      if (counts[fit]++ < MAX_READINGS) tails.push(tail);
-    };
-    // The name runs to the end of the key (fewest steps) or to a boundary, the last one first.
-    const { key, boundaries } = this;
-    for (let b = boundaries.length; b >= 0; b--) {
-      const boundary = boundaries[b];
-      const end = boundary === undefined ? key.length : boundary.at;
-      if (end <= pos) continue;
-      const name = key.slice(pos, end);
-      if (taken !== undefined && end !== key.length && taken(name)) continue;
-      const child = stepName(at, name, taken !== undefined);
-      if (child === undefined) continue;
-      if (boundary === undefined) keep({ steps: [name], leaf: child });
-      else for (const tail of this.after(boundary, child)) keep({ steps: [name, ...tail.steps], leaf: tail.leaf });
-    }
-    if (memoKey !== undefined) this.memo.set(memoKey, tails);
-    return tails;
-  }
-
-  /** The readings that follow a boundary read as a step from `at`: a name after a dot, or an index and what follows it. */
-  private after(boundary: Boundary, at: At): Tail[] {
-    if (boundary.index === -1) return stepsInto(at, TYPE_BITS.object) ? this.from(boundary.next, at) : [];
-    const item = stepIndex(at, boundary.index);
-    // An index is followed by another boundary at once: a key ends in a name.
-    const next = this.boundaries.find((other) => other.at === boundary.next);
-    if (item === undefined || next === undefined) return [];
-    return this.after(next, item).map((tail) => ({ steps: [boundary.index, ...tail.steps], leaf: tail.leaf }));
-  }
-
-  private idOf(at: At): number {
-    let id = this.ids.get(at);
-    if (id === undefined) this.ids.set(at, (id = this.ids.size));
-    return id;
-  }
-}
-
-/** True when a value at `at` may be a container of `kind`. */
-function stepsInto(at: At, kind: number): boolean {
-  return at === FREE || (at.accept & kind) !== 0;
 }
 
 /**
@@ -217,10 +163,4 @@ function stepName(at: At, name: string, first: boolean): At | undefined {
   if (at.declares(name)) return FREE;
   const shut = at.members.some((member) => ownValue(member, 'additionalProperties') === false || ownValue(member, 'unevaluatedProperties') === false);
   return at.shape().open && !shut ? FREE : undefined;
-}
-
-/** Where an index step from `at` lands; `undefined` where `at` takes no array. */
-function stepIndex(at: At, index: number): At | undefined {
-  if (!stepsInto(at, TYPE_BITS.array)) return undefined;
-  return at === FREE ? FREE : (at.item(index) ?? FREE);
 }

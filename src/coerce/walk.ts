@@ -8,10 +8,10 @@ import { setOwn } from '../json/objects.js';
 import { normalizeName } from '../json/strings.js';
 import { accepts, TYPE_BITS, typeNames } from '../schema/keywords.js';
 import { convertLeniently, type LenientContext, type Rules } from './lenient.js';
-import { flattenedHead, mayBeFlattened, proposesKey, rebuildFlattened, type ReshapeContext } from './flattened-keys.js';
-import { describeReadings, type GateContext } from './gate.js';
+import { declaredHeads, proposesKey, rebuildFlattened, type ReshapeContext } from './flattened-keys.js';
+import { describeReadings, previewOf, textOf, type GateContext } from './gate.js';
 import { foldEnumCase } from './enum-case.js';
-import { LosslessNumber, isLosslessNumber, previewArgs, stringifyArgs } from '../json/lossless.js';
+import { LosslessNumber, isLosslessNumber } from '../json/lossless.js';
 import { restoreInteger, type IntegerRange } from '../json/numbers.js';
 import { hasWork, WORK_INTEGER, WORK_LENIENT, type PlanNode } from '../schema/plan.js';
 import { PointerPath } from '../json/pointer.js';
@@ -155,7 +155,7 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
     const keys = Object.keys(object);
     const marked = new Set(removed);
     const claimed = new Set<string>();
-    for (const key of keys) if (!marked.has(key)) for (const name of claimedNames(key)) claimed.add(name);
+    for (const key of keys) if (!marked.has(key)) for (const name of claimedNames(key, node)) claimed.add(name);
     const gone = keys.length - marked.size < node.minProperties() ? new Set<string>() : new Set(removed.filter((key) => !claimed.has(normalizeName(key))));
     const kept: Record<string, unknown> | null = gone.size > 0 ? {} : null;
     for (const key of keys) {
@@ -240,32 +240,7 @@ export function decide(value: unknown, node: PlanNode, coercion: Coercion): unkn
   return convertLeniently(value, node, coercion.rules, coercion);
 }
 
-/** The names a key may stand for: its normalised spelling and, for a flattened key, its first name. */
-function claimedNames(key: string): string[] {
-  const names = [normalizeName(key)];
-  // A key opening with a dot or a bracket (`.x`) spells no path: it claims no first name.
-  if (!mayBeFlattened(key)) return names;
-  const head = flattenedHead(key);
-  if (head !== '') names.push(normalizeName(head));
-  return names;
-}
-
-function textOf(value: unknown): string {
-  try {
-    return stringifyArgs(value);
-  } catch {
-    return String(value);
-  }
-}
-
-/** Longest preview of a refused value in its message: the value itself is kept whole in `value`. */
-const MAX_PREVIEW_CHARS = 200;
-
-/** The refused value as its message shows it: bounded, so refusals at every level of a deep value stay linear. */
-function previewOf(value: unknown): string {
-  try {
-    return previewArgs(value, MAX_PREVIEW_CHARS);
-  } catch {
-    return String(value);
-  }
+/** The names a key may stand for: its normalised spelling and, for a flattened key, each declared first name it starts with. */
+function claimedNames(key: string, node: PlanNode): string[] {
+  return [key, ...declaredHeads(node, key)].map(normalizeName);
 }
