@@ -95,8 +95,9 @@ export function settle(value: unknown, node: PlanNode, context: GateContext, pro
     return value;
   }
   const { rule, value: taken, inner } = verdict.proposal;
-  if (rule === 'as-sent' || rule === 'list-split') return value;
-  context.change(value, taken, rule);
+  if (rule === 'as-sent') return value;
+  // `judge` never takes a `list-split`: it is a reading no rule writes.
+  context.change(value, taken, rule as ChangeRule);
   if (inner !== undefined) context.adopt(inner);
   return taken;
 }

@@ -55,7 +55,7 @@ export function declaredHeads(node: PlanNode, key: string): string[] {
   const { names, longest } = declaredOf(node);
   const heads: string[] = [];
   if (names.has(key)) return heads;
-  for (let i = 1; i <= longest && i < key.length; i++) {
+  for (let i = 1; i <= longest; i++) {
     const mark = key.charCodeAt(i);
     if ((mark === 0x2e || mark === 0x5b) && names.has(key.slice(0, i))) heads.push(key.slice(0, i));
   }

@@ -32,7 +32,7 @@ export function trimLayout(text: string): string {
   let end = text.length;
   while (start < end && LAYOUT.test(text[start]!)) start++;
   while (end > start && LAYOUT.test(text[end - 1]!)) end--;
-  return start === 0 && end === text.length ? text : text.slice(start, end);
+  return text.slice(start, end);
 }
 
 /** True when `trimmed` (a string without layout at its ends) holds a list separator. */
