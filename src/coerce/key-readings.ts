@@ -32,14 +32,28 @@ const MAX_READINGS = 4;
 /** Where a key may be read as a step: a dot, or an index `[n]` (no leading zero). */
 const BOUNDARY = /\.|\[(0|[1-9]\d{0,8})\]/g;
 
-const declaredSets = new WeakMap<PlanNode, { readonly names: ReadonlySet<string>; readonly longest: number }>();
+/** What a key's readings need of an object node's declared names, made once per node. */
+interface Declared {
+  readonly names: ReadonlySet<string>;
+  /** The length of the longest name: no first name of a key is longer. */
+  readonly longest: number;
+  /** The names by their normalised spelling (`filepath`: `filePath`, `file_path`), for renames. */
+  readonly byNormal: ReadonlyMap<string, readonly string[]>;
+}
 
-/** The declared names of `node` as a set, with the length of the longest. */
-function declaredOf(node: PlanNode): { readonly names: ReadonlySet<string>; readonly longest: number } {
+const declaredSets = new WeakMap<PlanNode, Declared>();
+
+/** The declared names of `node`, indexed. */
+function declaredOf(node: PlanNode): Declared {
   let found = declaredSets.get(node);
   if (found === undefined) {
     const { declared } = node.shape();
-    found = { names: new Set(declared), longest: declared.reduce((max, name) => Math.max(max, name.length), 0) };
+    const byNormal = new Map<string, string[]>();
+    for (const name of declared) {
+      const normal = normalizeName(name);
+      byNormal.set(normal, [...(byNormal.get(normal) ?? []), name]);
+    }
+    found = { names: new Set(declared), longest: declared.reduce((max, name) => Math.max(max, name.length), 0), byNormal };
     declaredSets.set(node, found);
   }
   return found;
@@ -47,24 +61,38 @@ function declaredOf(node: PlanNode): { readonly names: ReadonlySet<string>; read
 
 /**
  * The declared names `key` of an object at `node` starts with, each followed by a dot or a
- * bracket: the first names it may be a flattened path under (none for a declared name, or for a
- * key with no dot or bracket, found at once). A key with any is one the gate must look at.
+ * bracket: the first names it may be a flattened path under (none for a declared name).
  */
 export function declaredHeads(node: PlanNode, key: string): string[] {
-  if (!key.includes('.') && !key.includes('[')) return [];
-  const { names, longest } = declaredOf(node);
   const heads: string[] = [];
-  if (names.has(key)) return heads;
-  for (let i = 1; i <= longest; i++) {
-    const mark = key.charCodeAt(i);
-    if ((mark === 0x2e || mark === 0x5b) && names.has(key.slice(0, i))) heads.push(key.slice(0, i));
-  }
+  headsOf(node, key, (head) => void heads.push(head));
   return heads;
 }
 
-/** True when `key` of an object at `node` may be a flattened path (see `declaredHeads`). */
+/**
+ * True when `key` of an object at `node` may be a flattened path the gate must look at (see
+ * `declaredHeads`): for a key with no dot or bracket, found at once and with nothing allocated,
+ * as the walk asks it of every key.
+ */
 export function proposesKey(node: PlanNode, key: string): boolean {
-  return declaredHeads(node, key).length > 0;
+  return (key.includes('.') || key.includes('[')) && !headsOf(node, key, () => false);
+}
+
+/** Calls `found` with each first name of `key` until it returns false; false when it did. */
+function headsOf(node: PlanNode, key: string, found: (head: string) => boolean | void): boolean {
+  const { names, longest } = declaredOf(node);
+  if (names.has(key)) return true;
+  const last = Math.min(longest, key.length - 1);
+  for (let i = 1; i <= last; i++) {
+    const mark = key.charCodeAt(i);
+    if ((mark === 0x2e || mark === 0x5b) && names.has(key.slice(0, i)) && found(key.slice(0, i)) === false) return false;
+  }
+  return true;
+}
+
+/** The declared names other than `key` that it spells once normalised (`file.path`: `filePath`). */
+export function renameTargets(node: PlanNode, key: string): readonly string[] {
+  return (declaredOf(node).byNormal.get(normalizeName(key)) ?? []).filter((name) => name !== key);
 }
 
 /**
@@ -135,10 +163,8 @@ export function keyReadings(key: string, value: unknown, node: PlanNode, object:
   };
 
   const readings = from(0, node, true).map(({ steps, leaf }) => reading(steps.length === 1 ? 'as-sent' : 'flattened-key', steps, leaf));
-  const normal = normalizeName(key);
-  for (const name of node.shape().declared) {
-    if (name === key || normalizeName(name) !== normal || (hasOwn(object, name) && object[name] !== null)) continue;
-    readings.push(reading('rename-key', [name], node.child(name) ?? FREE));
+  for (const name of renameTargets(node, key)) {
+    if (!hasOwn(object, name) || object[name] === null) readings.push(reading('rename-key', [name], node.child(name) ?? FREE));
   }
   return readings;
 }

@@ -11,7 +11,7 @@ import { escapeToken, PointerPath } from '../json/pointer.js';
 import type { Change, CoerceOptions, CoerceResult } from '../coerce/types.js';
 import { valueCoercer } from '../coerce/coerce.js';
 import { judge } from '../coerce/gate.js';
-import { keyReadings, type KeyReading } from '../coerce/key-readings.js';
+import { keyReadings, renameTargets, type KeyReading } from '../coerce/key-readings.js';
 
 /** A key the applicable schemas do not declare, with the declared name probably meant. */
 export interface UndeclaredKey {
@@ -159,8 +159,7 @@ class KeyScan implements ValueVisitor<PlanNode> {
    * (the name not sent, or sent as null: then a conflict); undefined otherwise.
    */
   private renameOf(key: string, node: PlanNode, container: Record<string, unknown>, at: string): string | undefined {
-    const normal = normalizeName(key);
-    if (!node.shape().declared.some((name) => normalizeName(name) === normal)) return undefined;
+    if (renameTargets(node, key).length === 0) return undefined;
     const verdict = judge(keyReadings(key, container[key], node, container, at, this.nest!));
     return verdict.kind === 'take' && verdict.proposal.rule === 'rename-key' ? ((verdict.proposal as KeyReading).steps[0] as string) : undefined;
   }
