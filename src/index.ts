@@ -13,5 +13,5 @@ export type { ValidationIssue } from './report/message.js';
 export type { ArgsValidator, PrepareOptions, PreparedCall } from './report/pipeline.js';
 export type { UndeclaredKey } from './report/undeclared.js';
 export type {
-  Change, ChangeRule, CoerceOptions, CoerceResult, IntegerRange, JsonType, LenientRules, Refusal, RefusalReason,
+  Change, ChangeRule, CoerceOptions, CoerceResult, IntegerRange, JsonType, LenientRules, Reading, Refusal, RefusalReason,
 } from './coerce/types.js';

@@ -1,5 +1,6 @@
 /** The one-call pipeline: parse, coerce, validate, and the texts to dispatch and to display. */
 import { coerceArgs } from '../coerce/coerce.js';
+import { describeReadings } from '../coerce/gate.js';
 import { ArgsParseError, SchemaCoerceError } from '../json/errors.js';
 import { stringifyArgs, toPlainNumbers, type RepairedParse } from '../json/lossless.js';
 import { readArgsText } from '../coerce/read-text.js';
@@ -135,7 +136,7 @@ export function prepareToolCall(argsOrText: unknown, schema: unknown, options: P
     return finish(options, { ok: true, args: parsed, json, changes: syntax, refusals: [], errors: [], undeclared: [] });
   }
 
-  const renamed = options.renameUnambiguous === true ? renameUnambiguousKeys(parsed, schema) : { value: parsed, changes: [], conflicts: [] };
+  const renamed = options.renameUnambiguous === true ? renameUnambiguousKeys(parsed, schema, options) : { value: parsed, changes: [], conflicts: [] };
   const coerced = coerceArgs(renamed.value, schema, options);
   const args = coerced.value;
   const json = args === parsed && read !== undefined ? read.text : writable(args);
@@ -152,6 +153,13 @@ export function prepareToolCall(argsOrText: unknown, schema: unknown, options: P
       errors = verdict.errors ?? [];
       undeclared = verdict.undeclared ?? [];
       message = verdict.message ?? describeProblems({ toolName, args, schema, errors, undeclared });
+    }
+    // A value or key with more than one reading was left as sent, valid or not: a validated call
+    // fails on it, naming the readings, rather than let the server take one of them by chance.
+    const ambiguous = coerced.refusals.filter((refusal) => refusal.readings !== undefined).map(toIssue);
+    if (ambiguous.length > 0) {
+      errors = [...errors, ...ambiguous];
+      message = describeProblems({ toolName, args, schema, errors, undeclared });
     }
   } else {
     if (rejectUndeclared) undeclared = findUndeclaredKeys(args, schema);
@@ -177,9 +185,13 @@ function checkValidator(validate: unknown): void {
   throw new TypeError(`[schema-coerce] prepareToolCall: validate must be a function (validateArgs from 'schema-coerce/validate') or false, not ${validate === null || typeof validate !== 'object' ? String(validate) : 'an object'}`);
 }
 
-/** A refusal as the message describes an error: `must be integer`, `must be one of "a", "b"`. */
+/**
+ * A refusal as the message describes an error: `must be integer`, `must be one of "a", "b"`, or
+ * for a value or key with competing readings, the readings.
+ */
 function toIssue(refusal: Refusal): ValidationIssue {
-  const { path, expected, reason } = refusal;
+  const { path, expected, reason, readings } = refusal;
+  if (readings !== undefined) return { path, keyword: 'ambiguous', message: `has more than one reading the schema accepts: ${describeReadings(readings, path)}; send exactly one` };
   if (reason === 'cycle' || reason === 'unreadable' || expected.length === 0) return { path, keyword: 'schema', message: 'cannot be checked' };
   const values = expected.some((entry) => entry.startsWith('"'));
   return values

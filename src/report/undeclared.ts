@@ -8,7 +8,10 @@ import { normalizeName } from '../json/strings.js';
 import { walkValues, type Container, type PathToken, type ValueVisitor } from '../json/walk-values.js';
 import { planOrNull, type PlanNode } from '../schema/plan.js';
 import { escapeToken, PointerPath } from '../json/pointer.js';
-import type { Change } from '../coerce/types.js';
+import type { Change, CoerceOptions, CoerceResult } from '../coerce/types.js';
+import { valueCoercer } from '../coerce/coerce.js';
+import { judge } from '../coerce/gate.js';
+import { keyReadings, renameTargets, type KeyReading } from '../coerce/key-readings.js';
 
 /** A key the applicable schemas do not declare, with the declared name probably meant. */
 export interface UndeclaredKey {
@@ -41,7 +44,7 @@ export interface UndeclaredKey {
  * // [{ path: '/query', key: 'query', suggestion: 'q' }]
  */
 export function findUndeclaredKeys(args: unknown, schema: unknown): UndeclaredKey[] {
-  const scan = new KeyScan(false);
+  const scan = new KeyScan(undefined);
   scan.run(args, schema);
   return scan.found;
 }
@@ -63,16 +66,21 @@ export interface KeyRenames {
 /**
  * Renames each undeclared key that matches exactly one declared name by normalisation (case,
  * `snake_case`, `camelCase`, `kebab-case`) when that name is not already present: `thought_number`
- * becomes `thoughtNumber`. Two undeclared keys of one object that match the same name are both
+ * becomes `thoughtNumber`. The rename is one reading of the key among others, and the gate decides
+ * as it does for the flattened-key rule (`coerce/key-readings.ts`): `file.path` is not renamed to
+ * `filePath` where `file` declares `path` and the nesting fits as well (the coercion then refuses
+ * it, with both readings). Two undeclared keys of one object that match the same name are both
  * left as they are, and listed in `conflicts`. Key order is kept. Pure: new containers only on the
  * path to a rename.
  *
  * @param args - The arguments.
  * @param schema - The tool's input JSON Schema.
+ * @param options - The options of the coercion that follows: how far the schema takes each reading
+ *   of a key is judged as that coercion would judge it.
  * @returns The renamed arguments, the changes, and the keys not renamed for a conflict.
  */
-export function renameUnambiguousKeys(args: unknown, schema: unknown): KeyRenames {
-  const scan = new KeyScan(true);
+export function renameUnambiguousKeys(args: unknown, schema: unknown, options?: CoerceOptions): KeyRenames {
+  const scan = new KeyScan(valueCoercer(options));
   const value = scan.run(args, schema);
   return { value, changes: scan.changes, conflicts: scan.conflicts };
 }
@@ -86,14 +94,17 @@ class KeyScan implements ValueVisitor<PlanNode> {
   readonly changes: Change[] = [];
   readonly conflicts: UndeclaredKey[] = [];
   private readonly renaming: boolean;
+  /** When renaming: how the gate judges a reading's value (see `renameUnambiguousKeys`). */
+  private readonly nest: ((value: unknown, node: PlanNode) => CoerceResult) | undefined;
   private readonly path = new PointerPath();
   /** Name comparisons this scan may still make (see `MAX_NAME_COMPARISONS`). */
   private comparisons = MAX_NAME_COMPARISONS;
   /** Per entered container, the renames to make in it as it is left (`null`: none). */
   private readonly renames: (Map<string, string> | null)[] = [];
 
-  constructor(renaming: boolean) {
-    this.renaming = renaming;
+  constructor(nest: ((value: unknown, node: PlanNode) => CoerceResult) | undefined) {
+    this.renaming = nest !== undefined;
+    this.nest = nest;
   }
 
   /** Walks `args` against the plan of `schema`; returns them, renamed when renaming. */
@@ -117,7 +128,7 @@ class KeyScan implements ValueVisitor<PlanNode> {
       const shape = node.shape();
       const undeclared = shape.open ? [] : keys.filter((key) => !node.declares(key));
       const at = this.path.pointer;
-      const targets = this.renaming ? undeclared.map((key) => unambiguous(key, shape.declared, keys, container)) : [];
+      const targets = this.renaming ? undeclared.map((key) => this.renameOf(key, node, container, at)) : [];
       const claims = new Map<string | undefined, number>();
       for (const target of targets) claims.set(target, (claims.get(target) ?? 0) + 1);
       const cost = undeclared.length * shape.declared.length;
@@ -155,13 +166,16 @@ class KeyScan implements ValueVisitor<PlanNode> {
   }
 
   cycle(): void {}
-}
 
-/** The one declared name `key` normalises to, when it is not sent or is sent as null (then a conflict); else undefined. */
-function unambiguous(key: string, declared: readonly string[], present: readonly string[], container: Record<string, unknown>): string | undefined {
-  const matches = spellingsOf(declared).bySpelling.get(normalizeName(key)) ?? [];
-  const [only] = matches;
-  return matches.length === 1 && (!present.includes(only!) || container[only!] === null) ? only : undefined;
+  /**
+   * The declared name `key` is renamed to: the gate's one reading of it, when that is a rename
+   * (the name not sent, or sent as null: then a conflict); undefined otherwise.
+   */
+  private renameOf(key: string, node: PlanNode, container: Record<string, unknown>, at: string): string | undefined {
+    if (renameTargets(node, key).length === 0) return undefined;
+    const verdict = judge(keyReadings(key, container[key], node, container, at, this.nest!));
+    return verdict.kind === 'take' && verdict.proposal.rule === 'rename-key' ? ((verdict.proposal as KeyReading).steps[0] as string) : undefined;
+  }
 }
 
 /**
