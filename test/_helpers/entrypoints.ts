@@ -277,7 +277,8 @@ const oneLine = (text: string): string => (/[\n\r]/.test(text) ? compact(text) :
 function echoServer(schema: unknown, name: string): Server {
   const server = new Server({ name: 'echo', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name, inputSchema: schema as { type: 'object' } }] }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: JSON.stringify(request.params.arguments) }] }));
+  // The arguments as the server received them, written exactly (on Node 20 JSON.stringify refuses an integer beyond 2^53).
+  server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: stringifyArgs(request.params.arguments) }] }));
   return server;
 }
 
@@ -447,7 +448,7 @@ export function describeEntryPoints(rows: readonly Row[], minimums: Minimums): v
     test.each(parsedRows)('AI SDK coercedJsonSchema: $id $name', async (row) => {
       const result = await coercedJsonSchema(row.schema, optionsOf(row)).validate!(parsedObject(row));
       expect(result.success).toBe(true);
-      expectRow(row, { kind: 'args', json: JSON.stringify((result as { value: unknown }).value), plain: true });
+      expectRow(row, { kind: 'args', json: stringifyArgs((result as { value: unknown }).value), plain: true });
     });
 
     test.each(parsedRows)('OpenAI Agents coerceFunctionTool, the text the runner parsed: $id $name', async (row) => {
@@ -458,12 +459,12 @@ export function describeEntryPoints(rows: readonly Row[], minimums: Minimums): v
       const coerced = coerceFunctionTool(original, { ...optionsOf(row), validate: false, onCoerce: (report) => (call = report.call) });
       await coerced.invoke(new RunContext(), row.input);
       expect(received).toHaveLength(1);
-      expectRow(row, { ...(ofCall(call!) as object), json: JSON.stringify(received[0]), plain: true } as Outcome);
+      expectRow(row, { ...(ofCall(call!) as object), json: stringifyArgs(received[0]), plain: true } as Outcome);
     });
 
     test.each(parsedRows)('LangChain coerceTool, a tool call with parsed args: $id $name', async (row) => {
       let call: PreparedCall | undefined;
-      const original = langchainTool(async (args) => JSON.stringify(args), { name: toolOf(row), description: 'echo', schema: row.schema });
+      const original = langchainTool(async (args) => stringifyArgs(args), { name: toolOf(row), description: 'echo', schema: row.schema });
       const coerced = coerceLangChainTool(original, { ...optionsOf(row), validate: false, onCoerce: (report) => (call = report.call) });
       await coerced.invoke({ type: 'tool_call', id: 'c1', name: toolOf(row), args: parsedObject(row)! }).catch(() => undefined);
       expectRow(row, ofCall(call!, true));
