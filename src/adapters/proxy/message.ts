@@ -54,6 +54,8 @@ export interface MessageHead {
   readonly cursor: boolean;
   /** `params.arguments`, for a `tools/call`. */
   readonly args: ArgsSpan | undefined;
+  /** Where an object `params._meta` lies (a request of the 2026-07-28 revision carries its envelope there). */
+  readonly meta?: TokenSpan;
   /**
    * The first key the envelope or `params` repeats, if any: the line is ambiguous, and `id` is
    * then set only when every reading gives the same one.
@@ -76,10 +78,11 @@ export function readHead(text: string, locate: boolean): MessageHead | undefined
     if (end !== -1) {
       const head = readWhole(text.slice(0, start) + '0' + text.slice(end));
       if (head?.args?.start === start && head.args.end === start + 1) {
-        // The id's span, if it came after the arguments, moves by what the `0` stood in for.
+        // The spans of the id and of `_meta`, if they came after the arguments, move by what the `0` stood in for.
         const shift = end - start - 1;
-        const idSpan = head.idSpan !== undefined && head.idSpan.start > start ? { start: head.idSpan.start + shift, end: head.idSpan.end + shift } : head.idSpan;
-        return { ...head, idSpan, args: { start, end, unread: true } };
+        const moved = (span: TokenSpan | undefined): TokenSpan | undefined => (span !== undefined && span.start > start ? { start: span.start + shift, end: span.end + shift } : span);
+        const meta = moved(head.meta);
+        return { ...head, idSpan: moved(head.idSpan), args: { start, end, unread: true }, ...(meta === undefined ? {} : { meta }) };
       }
     }
   }
@@ -190,6 +193,8 @@ class HeadFinder implements JsonVisitor {
   private name: string | undefined;
   private cursor = false;
   private argsStart = -1;
+  private metaStart = -1;
+  private metaEnd = -1;
   private argsEnd = -1;
   private depth = 0;
   /** The key of the member being read at depth 1 and at depth 2. */
@@ -217,11 +222,13 @@ class HeadFinder implements JsonVisitor {
       name: this.name,
       cursor: this.cursor,
       args: this.argsStart === -1 || this.argsEnd === -1 ? undefined : { start: this.argsStart, end: this.argsEnd, unread: false },
+      ...(this.metaEnd === -1 ? {} : { meta: { start: this.metaStart, end: this.metaEnd } }),
       ...(this.repeated === undefined ? {} : { repeated: this.repeated }),
     };
   }
 
   open(isArray: boolean, at: number): void {
+    if (this.depth === 2 && this.inParams() && this.key2 === '_meta' && !isArray && this.metaStart === -1) this.metaStart = at;
     if (this.depth === 0) this.isObject = !isArray;
     else if (this.depth === 1 && this.key1 === 'params') {
       this.paramsIsObject = !isArray;
@@ -267,6 +274,7 @@ class HeadFinder implements JsonVisitor {
   close(at: number): void {
     this.depth--;
     if (this.depth === 2 && this.inParams() && this.key2 === 'arguments' && this.argsEnd === -1) this.argsEnd = at + 1;
+    else if (this.depth === 2 && this.inParams() && this.key2 === '_meta' && this.metaStart !== -1 && this.metaEnd === -1) this.metaEnd = at + 1;
   }
 
   private inParams(): boolean {

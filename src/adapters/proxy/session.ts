@@ -13,6 +13,7 @@ import { batchRefusal } from './batch.js';
 import { CallRepair, type ProxyOptions, type Wiring } from './call-repair.js';
 import { CallShapes } from './call-shapes.js';
 import { ambiguityError, flatCopy, readHead, type MessageHead } from './message.js';
+import { envelopeOf, type Envelope } from './modern.js';
 import type { Line } from './framing.js';
 
 export type { ProxyOptions, Wiring } from './call-repair.js';
@@ -47,6 +48,8 @@ export class ProxySession {
   private paging: Paging | undefined;
   /** The pages of the proxy's own listing stored so far. */
   private ownPages = 0;
+  /** The envelope of the call that started the proxy's own listing (2026-07-28), which its requests carry. */
+  private envelope: Envelope | undefined;
   private timer: NodeJS.Timeout | undefined;
   private idle: (() => void) | undefined;
   /** The repair of the calls. */
@@ -111,6 +114,7 @@ export class ProxySession {
         clearTimeout(this.timer);
         // However the server pages, the calls waiting go on once the listing's time is up.
         this.timer = setTimeout(() => this.release(), LISTING_MS);
+        this.envelope = envelopeOf(text!, head);
         this.listOwnTools(undefined);
         return;
       }
@@ -165,7 +169,7 @@ export class ProxySession {
   /** Asks the server for (a page of) its tools with an id no client can have used. */
   private listOwnTools(cursor: unknown): void {
     const id = `${this.ownPrefix}${++this.ownCount}`;
-    const params = cursor === undefined ? {} : { cursor };
+    const params = { ...(cursor === undefined ? {} : { cursor }), ...(this.envelope === undefined ? {} : { _meta: this.envelope }) };
     this.ownPending++;
     this.wiring.toServer([Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params }) + '\n')]);
   }
