@@ -9,26 +9,13 @@ import { ArgsParseError } from '../../json/errors.js';
 import { scanJson, scanningPlain, skipSpace, type JsonVisitor } from '../../json/scanner.js';
 import { coerceArgsJsonEdits, TextEdits } from '../../coerce/coerce.js';
 import { resolveRules, type Rules } from '../../coerce/lenient.js';
-import type { ArgsValidator, CoerceOptions } from '../../index.js';
-import type { SharedSchemas } from '../shared/tool-schemas.js';
+import type { CoerceOptions } from '../../index.js';
 import { isAscii, isAsciiBytes, isPlainAsciiBytes } from './ascii.js';
 import { flatCopy, utf8Of, type MessageHead, type MessageId } from './message.js';
 import { byteEdits, SplicedLine } from './splice.js';
 import type { Line } from './framing.js';
 import type { Piece } from './outlet.js';
-
-/** Options of the proxy, as the CLI reads them. */
-export interface ProxyOptions extends CoerceOptions {
-  /** Validate each call with this validator (the CLI's `--validate` loads `validateArgs`). */
-  readonly validator?: ArgsValidator;
-  readonly rejectUndeclared?: boolean;
-  /** A file to append one JSON line to per change, refusal and rejection. */
-  readonly log?: string;
-  /** Report the same lines on stderr. */
-  readonly verbose?: boolean;
-  /** Schemas shared with other sessions (the gateway's), so identical ones are compiled once. */
-  readonly sharedSchemas?: SharedSchemas;
-}
+import type { ProxyOptions, Wiring } from './options.js';
 
 /** How a call to one tool is repaired: its options, and the same without syntax repair (see `strictOptions`), each with its rules resolved. */
 interface ToolOptions {
@@ -40,17 +27,6 @@ interface ToolOptions {
 
 /** Tools whose options are kept at most (past it they are made again). */
 const TOOL_OPTIONS_KEPT = 256;
-
-/** One entry of the log: a change, a refusal or a rejection, with the tool it concerns. */
-type Report = Record<string, unknown> & { kind: 'change' | 'refusal' | 'rejection'; tool: string };
-
-/** Where the session sends what it forwards, answers and reports. */
-export interface Wiring {
-  /** One client message for the server, as pieces in order (its newline included when it had one). */
-  toServer(pieces: readonly Piece[]): void;
-  toClient(piece: Piece): void;
-  report(entry: Report): void;
-}
 
 const NEWLINE = Buffer.from('\n');
 const QUOTE = 0x22;

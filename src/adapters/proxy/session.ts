@@ -10,13 +10,15 @@ import { randomUUID } from 'node:crypto';
 import { skipSpace } from '../../json/scanner.js';
 import { LISTING_MS, Paging, ToolSchemas } from '../shared/tool-schemas.js';
 import { batchRefusal } from './batch.js';
-import { CallRepair, type ProxyOptions, type Wiring } from './call-repair.js';
+import { CallRepair } from './call-repair.js';
 import { CallShapes } from './call-shapes.js';
 import { ambiguityError, flatCopy, readHead, type MessageHead } from './message.js';
 import { envelopeOf, type Envelope } from './modern.js';
 import type { Line } from './framing.js';
 
-export type { ProxyOptions, Wiring } from './call-repair.js';
+import { newCatalogue, type ProxyOptions, type Wiring } from './options.js';
+
+export type { ProxyOptions, Wiring } from './options.js';
 
 const NEWLINE = Buffer.from('\n');
 const OPEN_BRACKET = 0x5b;
@@ -35,7 +37,7 @@ export class ProxySession {
   /** The shapes of the client's calls, so a call like one before is read without its envelope. */
   private readonly shapes = new CallShapes();
   /** Tools the proxy has asked the server about since the list last changed. */
-  private readonly asked = new Set<string>();
+  private readonly asked: Set<string>;
   /** How the ids of the session's own requests (its tools/list) begin: random per session, so no client can write one. */
   readonly ownPrefix: string = `schema-coerce-proxy:${randomUUID()}:`;
   private readonly ownPrefixBytes = Buffer.from(this.ownPrefix);
@@ -58,7 +60,9 @@ export class ProxySession {
 
   constructor(options: ProxyOptions, wiring: Wiring) {
     this.wiring = wiring;
-    this.tools = new ToolSchemas(options.sharedSchemas);
+    const catalogue = options.catalogue ?? newCatalogue();
+    this.tools = new ToolSchemas(options.sharedSchemas, catalogue);
+    this.asked = catalogue.asked;
     this.calls = new CallRepair(options, wiring);
   }
 
