@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { MODERN_VERSIONS, modernHeaders } from '../proxy/modern.js';
-import { newCatalogue, type Catalogue } from '../proxy/options.js';
+import type { SchemaMaps } from '../proxy/options.js';
 import { sessionIdOf } from './backend.js';
 
 /** The envelope's key in a request's `params._meta` (its bytes, searched for in a body). */
@@ -66,7 +66,7 @@ export function callerOf(headers: Readonly<Record<string, string>>): string {
 
 /** A caller's catalogue and the items that served it. */
 interface Caller<T> {
-  readonly catalogue: Catalogue;
+  readonly catalogue: SchemaMaps;
   readonly items: T[];
 }
 
@@ -93,9 +93,9 @@ export class StatelessPool<T> {
    * An item free to serve one request of `caller`: one it had, or a new one `make` makes with the
    * caller's catalogue (`undefined` when `make` cannot: the gateway is at its bound).
    */
-  take(caller: string, make: (catalogue: Catalogue) => T | undefined): T | undefined {
+  take(caller: string, make: (catalogue: SchemaMaps) => T | undefined): T | undefined {
     const known = this.callers.get(caller);
-    const entry = known ?? { catalogue: newCatalogue(), items: [] };
+    const entry: Caller<T> = known ?? { catalogue: { inputs: new Map(), outputs: new Map() }, items: [] };
     this.callers.delete(caller);
     this.callers.set(caller, entry);
     if (known === undefined) for (const oldest of this.callers.keys()) if (this.callers.size > this.maxCallers) this.callers.delete(oldest);

@@ -16,7 +16,7 @@ import type { GatewayLimits } from './options.js';
 import { rpcError, type Reply } from './reply.js';
 import type { GatewayLog } from './log.js';
 import { isStateless, StatelessPool } from './stateless.js';
-import type { Catalogue } from '../proxy/options.js';
+import type { SchemaMaps } from '../proxy/options.js';
 
 /** How long a server whose input was closed has to exit before it is sent SIGTERM, and then SIGKILL. */
 const EXIT_GRACE_MS = 3_000;
@@ -198,7 +198,7 @@ export class StdioSessions implements Backend {
     session.conversation.fromClient(message.body, message.requestId, { reply, headers: {} });
   }
 
-  private open(reply: Reply, catalogue?: Catalogue): StdioSession | undefined {
+  private open(reply: Reply, catalogue?: SchemaMaps): StdioSession | undefined {
     if (this.sessions.size >= this.limits.maxSessions) {
       this.log.warn(`refused a session: ${this.limits.maxSessions} are open`);
       reply.fail(503, rpcError(TRANSPORT_ERROR, `Service Unavailable: ${this.limits.maxSessions} sessions are open`));

@@ -15,7 +15,7 @@ import { readHead } from '../proxy/message.js';
 import { bytesOf, type Piece } from '../proxy/outlet.js';
 import { whyUnreachable } from '../proxy/redirects.js';
 import { Redactor, shownUrl } from '../proxy/secrets.js';
-import type { Catalogue } from '../proxy/options.js';
+import type { SchemaMaps } from '../proxy/options.js';
 import type { ProxyOptions } from '../proxy/session.js';
 import { oneLine, sessionIdOf, TRANSPORT_ERROR, type Backend, type ClientMessage } from './backend.js';
 import { answersUnread, Conversation, type Exchange } from './conversation.js';
@@ -131,7 +131,7 @@ export class UrlUpstream implements Backend {
   }
 
   /** A new conversation, with its own catalogue of the tools or a caller's. */
-  private fresh(headers: Readonly<Record<string, string>>, catalogue?: Catalogue): Cached {
+  private fresh(headers: Readonly<Record<string, string>>, catalogue?: SchemaMaps): Cached {
     const fresh: Cached = {
       headers,
       conversation: new Conversation(catalogue === undefined ? this.options : { ...this.options, catalogue }, {
@@ -176,7 +176,7 @@ export class UrlUpstream implements Backend {
     }
     const events = (response.headers['content-type'] ?? '').includes('text/event-stream');
     exchange?.reply.follow(events ? 'sse' : 'json');
-    if (!events && exchange !== undefined && exchange.reply.mode === 'json' && answersUnread(exchange)) {
+    if (!events && exchange !== undefined && exchange.reply.mode === 'json' && answersUnread(exchange, this.options)) {
       exchange.reply.pass(response);
       return;
     }

@@ -15,7 +15,7 @@ import { flatCopy, utf8Of, type MessageHead, type MessageId } from './message.js
 import { byteEdits, SplicedLine } from './splice.js';
 import type { Line } from './framing.js';
 import type { Piece } from './outlet.js';
-import type { ProxyOptions, Wiring } from './options.js';
+import { coerceOptionsOf, type ProxyOptions, type Wiring } from './options.js';
 
 /** How a call to one tool is repaired: its options, and the same without syntax repair (see `strictOptions`), each with its rules resolved. */
 interface ToolOptions {
@@ -54,10 +54,7 @@ export class CallRepair {
   constructor(options: ProxyOptions, wiring: Wiring) {
     this.options = options;
     this.wiring = wiring;
-    this.coerceOptions = {
-      ...(options.lenient === undefined ? {} : { lenient: options.lenient }),
-      ...(options.integerRange === undefined ? {} : { integerRange: options.integerRange }),
-    };
+    this.coerceOptions = coerceOptionsOf(options);
     const lenient = options.lenient;
     this.strictOptions = typeof lenient === 'object' || lenient === true ? { ...this.coerceOptions, lenient: { ...(lenient === true ? {} : lenient), syntax: false } } : this.coerceOptions;
     this.readsText = lenient === true || (typeof lenient === 'object' && lenient.syntax !== false);

@@ -1,6 +1,8 @@
 /** What the proxy is told, and where its session sends what it forwards, answers and reports. */
 import type { ArgsValidator, CoerceOptions } from '../../index.js';
 import type { SchemaMaps, SharedSchemas } from '../shared/tool-schemas.js';
+
+export type { SchemaMaps } from '../shared/tool-schemas.js';
 import type { Piece } from './outlet.js';
 
 /** Options of the proxy, as the CLI reads them. */
@@ -14,18 +16,24 @@ export interface ProxyOptions extends CoerceOptions {
   readonly verbose?: boolean;
   /** Schemas shared with other sessions (the gateway's), so identical ones are compiled once. */
   readonly sharedSchemas?: SharedSchemas;
-  /** What the session knows of the server's tools, when sessions share it (the gateway's sessionless requests of one caller); else its own. */
-  readonly catalogue?: Catalogue;
+  /**
+   * The tools' schemas, when sessions share them (the gateway's sessionless requests of one
+   * caller); else the session's own. (What a session has asked the server about stays its own: a
+   * session whose own listing is on its way has asked, and another must not take that as known.)
+   */
+  readonly catalogue?: SchemaMaps;
+  /** Repair tool results against the tool's `outputSchema` (`--repair-results`; see `result-repair.ts`). */
+  readonly repairResults?: boolean;
+  /** Tells whether an error result's `structuredContent` matches the output schema (the CLI loads `validateArgs` when it can). */
+  readonly resultValidator?: ArgsValidator;
 }
 
-/** The tools' schemas, and the tools asked about since the list last changed. */
-export interface Catalogue extends SchemaMaps {
-  readonly asked: Set<string>;
-}
-
-/** A catalogue with nothing in it yet. */
-export function newCatalogue(): Catalogue {
-  return { inputs: new Map(), outputs: new Map(), asked: new Set() };
+/** The repair options among the proxy's: `lenient` and `integerRange`, only those given. */
+export function coerceOptionsOf(options: ProxyOptions): CoerceOptions {
+  return {
+    ...(options.lenient === undefined ? {} : { lenient: options.lenient }),
+    ...(options.integerRange === undefined ? {} : { integerRange: options.integerRange }),
+  };
 }
 
 /** One entry of the log: a change, a refusal or a rejection, with the tool it concerns. */

@@ -14,9 +14,10 @@ import { CallRepair } from './call-repair.js';
 import { CallShapes } from './call-shapes.js';
 import { ambiguityError, flatCopy, readHead, type MessageHead } from './message.js';
 import { envelopeOf, type Envelope } from './modern.js';
+import { ResultRepair } from './result-repair.js';
 import type { Line } from './framing.js';
 
-import { newCatalogue, type ProxyOptions, type Wiring } from './options.js';
+import { coerceOptionsOf, type ProxyOptions, type Wiring } from './options.js';
 
 export type { ProxyOptions, Wiring } from './options.js';
 
@@ -37,7 +38,7 @@ export class ProxySession {
   /** The shapes of the client's calls, so a call like one before is read without its envelope. */
   private readonly shapes = new CallShapes();
   /** Tools the proxy has asked the server about since the list last changed. */
-  private readonly asked: Set<string>;
+  private readonly asked = new Set<string>();
   /** How the ids of the session's own requests (its tools/list) begin: random per session, so no client can write one. */
   readonly ownPrefix: string = `schema-coerce-proxy:${randomUUID()}:`;
   private readonly ownPrefixBytes = Buffer.from(this.ownPrefix);
@@ -56,14 +57,23 @@ export class ProxySession {
   private idle: (() => void) | undefined;
   /** The repair of the calls. */
   private readonly calls: CallRepair;
+  /** The repair of their results (`repairResults`), and the call being handled meanwhile, tracked when it goes to the server. */
+  private readonly results: ResultRepair | undefined;
+  private handling: MessageHead | undefined;
   private readonly wiring: Wiring;
 
   constructor(options: ProxyOptions, wiring: Wiring) {
     this.wiring = wiring;
-    const catalogue = options.catalogue ?? newCatalogue();
-    this.tools = new ToolSchemas(options.sharedSchemas, catalogue);
-    this.asked = catalogue.asked;
-    this.calls = new CallRepair(options, wiring);
+    this.tools = new ToolSchemas(options.sharedSchemas, options.catalogue);
+    const results = options.repairResults === true ? new ResultRepair(coerceOptionsOf(options), options.resultValidator, wiring) : undefined;
+    this.results = results;
+    // A call the proxy answers itself has no result to await: one is tracked only as it goes to the server.
+    const toServer = results === undefined ? wiring.toServer : (pieces: Parameters<Wiring['toServer']>[0]): void => {
+      const call = this.handling;
+      if (call !== undefined) results.track(call.id!, call.name!, this.tools.output(call.name!));
+      wiring.toServer(pieces);
+    };
+    this.calls = new CallRepair(options, { ...wiring, toServer });
   }
 
   /** Stops the session's timer. */
@@ -84,13 +94,13 @@ export class ProxySession {
 
   /** Whether the whole server lines of `chunk` may go to the client unread. */
   serverPasses(chunk: Buffer): boolean {
-    return !this.tools.awaiting && this.waiting === null && !chunk.includes(LIST_CHANGED_BYTES) && !chunk.includes(ESCAPE_BYTES) && (this.ownPending === 0 || !chunk.includes(this.ownPrefixBytes));
+    return !this.tools.awaiting && this.waiting === null && this.results?.waiting !== true && !chunk.includes(LIST_CHANGED_BYTES) && !chunk.includes(ESCAPE_BYTES) && (this.ownPending === 0 || !chunk.includes(this.ownPrefixBytes));
   }
 
   /** Whether a long server line whose start is `head` may be streamed to the client unread. */
   serverStreams(head: Buffer): boolean {
     // (A late reply to the proxy's own tools/list names its id in its head: JSON-RPC writes it first.)
-    return !this.tools.awaiting && this.waiting === null && !head.includes(LIST_CHANGED_BYTES) && (this.ownPending === 0 || !head.includes(this.ownPrefixBytes));
+    return !this.tools.awaiting && this.waiting === null && this.results?.waiting !== true && !head.includes(LIST_CHANGED_BYTES) && (this.ownPending === 0 || !head.includes(this.ownPrefixBytes));
   }
 
   /** One line from the client, with its latin1 image when the framing has it. */
@@ -122,7 +132,12 @@ export class ProxySession {
         this.listOwnTools(undefined);
         return;
       }
-      this.calls.repairCall(line, text!, terminated, head, this.tools.get(head.name));
+      this.handling = head;
+      try {
+        this.calls.repairCall(line, text!, terminated, head, this.tools.get(head.name));
+      } finally {
+        this.handling = undefined;
+      }
       return;
     }
     this.wiring.toServer(terminated ? [line, NEWLINE] : [line]);
@@ -152,8 +167,9 @@ export class ProxySession {
 
   /** One line from the server. */
   fromServer(line: Line, terminated: boolean): void {
-    const mayMatter = this.tools.awaiting || this.waiting !== null || mayName(line, LIST_CHANGED, LIST_CHANGED_BYTES) || (this.ownPending > 0 && mayName(line, this.ownPrefix, this.ownPrefixBytes));
-    const head = mayMatter ? readHead(line.toString('latin1'), false) : undefined;
+    const mayMatter = this.tools.awaiting || this.waiting !== null || this.results?.waiting === true || mayName(line, LIST_CHANGED, LIST_CHANGED_BYTES) || (this.ownPending > 0 && mayName(line, this.ownPrefix, this.ownPrefixBytes));
+    const text = mayMatter ? line.toString('latin1') : undefined;
+    const head = text === undefined ? undefined : readHead(text, false);
     if (head !== undefined) {
       if (typeof head.id === 'string' && head.id.startsWith(this.ownPrefix)) {
         this.ownListPage(line, head.id);
@@ -164,6 +180,8 @@ export class ProxySession {
         this.asked.clear();
       } else if (head.id !== undefined && head.method === undefined && this.tools.answers(head.id)) {
         this.tools.responded(head.id, resultOf(line));
+      } else if (head.id !== undefined && head.method === undefined && this.results?.fromServer(line, terminated, head.id, text!) === true) {
+        return;
       }
     }
     this.wiring.toClient(line);
