@@ -1,0 +1,132 @@
+/**
+ * `--repair-results`: tool results repaired against the tool's `outputSchema`. In process, the
+ * rows of `fixtures/proxy/results.json` byte for byte (integers restored in `structuredContent`,
+ * only the spans that change; an `isError` result's mismatching `structuredContent` dropped),
+ * and which server lines the session reads for it; end to end, real clients that validate
+ * output (SDK v2 and v1) against a server that writes its results as text, directly and through
+ * the built proxy and the gateway.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { startGateway } from '../src/adapters/gateway/run.js';
+import { bytesOf, type Piece } from '../src/adapters/proxy/outlet.js';
+import { ProxySession, type ProxyOptions } from '../src/adapters/proxy/session.js';
+import { validateArgs } from '../src/validate.js';
+import { captureStream } from './_helpers/gateway.js';
+import { connect, proxyCommand, textOf, type AnyClient, type ClientKind } from './_helpers/modern.js';
+
+interface Row {
+  readonly name: string;
+  readonly schema: unknown;
+  readonly result: string;
+  readonly lenient?: boolean;
+  readonly validator?: false;
+  readonly expected: string | null;
+  readonly changes: readonly Record<string, unknown>[];
+}
+
+const ROWS = (JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'proxy', 'results.json'), 'utf8')) as { rows: Row[] }).rows;
+const RAW_SERVER = [process.execPath, join(import.meta.dirname, 'peers', 'raw-results-server.mjs')];
+
+/** A session wired to arrays, that has seen the client list `tools` and call the first with id 5. */
+function listed(options: ProxyOptions, tools: unknown[]) {
+  const toServer: string[] = [];
+  const toClient: string[] = [];
+  const reports: Record<string, unknown>[] = [];
+  const session = new ProxySession(options, {
+    toServer: (pieces: readonly Piece[]) => toServer.push(Buffer.concat(pieces.map(bytesOf)).toString('utf8')),
+    toClient: (piece: Piece) => toClient.push(bytesOf(piece).toString('utf8')),
+    report: (entry) => reports.push(entry),
+  });
+  session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":"list","method":"tools/list","params":{}}'), true);
+  session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 'list', result: { tools } })), true);
+  toClient.length = 0;
+  return { session, toServer, toClient, reports };
+}
+
+const line = (id: number, result: string): string => `{"jsonrpc":"2.0","id":${id},"result":${result}}`;
+const call = (id: number, name: string, args: string): string => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`;
+
+describe('results repaired in process (fixtures/proxy/results.json)', () => {
+  test.each(ROWS)('$name', (row) => {
+    const options: ProxyOptions = { repairResults: true, lenient: row.lenient === true, ...(row.validator === false ? {} : { resultValidator: validateArgs }) };
+    const { session, toClient, reports } = listed(options, [{ name: 'stats', inputSchema: { type: 'object' }, outputSchema: row.schema }]);
+    session.fromClient(Buffer.from(call(5, 'stats', '{}')), true);
+    expect(session.serverPasses(Buffer.from(line(5, row.result) + '\n'))).toBe(false);
+    session.fromServer(Buffer.from(line(5, row.result), 'utf8'), true);
+    expect(toClient.join('')).toBe(line(5, row.expected ?? row.result) + '\n');
+    expect(reports.map(({ time: _time, kind: _kind, tool: _tool, message: _message, ...rest }) => rest)).toEqual(row.changes);
+    // Once its result came, the call is no longer awaited: server lines pass unread again.
+    expect(session.serverPasses(Buffer.from(line(5, row.result) + '\n'))).toBe(true);
+  });
+
+  test('without --repair-results, and for tools without an outputSchema, results go on unread', () => {
+    const result = '{"structuredContent":{"total":5.0}}';
+    const tools = [{ name: 'stats', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { total: { type: 'integer' } } } }, { name: 'plain', inputSchema: { type: 'object' } }];
+    const off = listed({}, tools);
+    off.session.fromClient(Buffer.from(call(5, 'stats', '{}')), true);
+    expect(off.session.serverPasses(Buffer.from(line(5, result) + '\n'))).toBe(true);
+    off.session.fromServer(Buffer.from(line(5, result)), true);
+    expect(off.toClient.join('')).toBe(line(5, result) + '\n');
+    const on = listed({ repairResults: true }, tools);
+    on.session.fromClient(Buffer.from(call(6, 'plain', '{}')), true);
+    expect(on.session.serverPasses(Buffer.from(line(6, result) + '\n'))).toBe(true);
+    on.session.fromServer(Buffer.from(line(6, result)), true);
+    expect(on.toClient.join('')).toBe(line(6, result) + '\n');
+  });
+
+  test('a call the proxy answers itself awaits no result; a response to another id goes on untouched', () => {
+    const tools = [{ name: 'stats', inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, additionalProperties: false }, outputSchema: { type: 'object', properties: { total: { type: 'integer' } } } }];
+    const { session, toServer, toClient } = listed({ repairResults: true, rejectUndeclared: true }, tools);
+    session.fromClient(Buffer.from(call(7, 'stats', '{"m":1}')), true);
+    expect(toServer).toHaveLength(1);
+    expect(JSON.parse(toClient.join('')).result.isError).toBe(true);
+    expect(session.serverPasses(Buffer.from(line(7, '{"structuredContent":{"total":5.0}}') + '\n'))).toBe(true);
+    session.fromClient(Buffer.from(call(8, 'stats', '{"n":1}')), true);
+    toClient.length = 0;
+    session.fromServer(Buffer.from(line(9, '{"structuredContent":{"total":5.0}}')), true);
+    expect(toClient.join('')).toBe(line(9, '{"structuredContent":{"total":5.0}}') + '\n');
+    session.fromServer(Buffer.from(line(8, '{"structuredContent":{"total":5.0}}')), true);
+    expect(toClient.at(-1)).toBe(line(8, '{"structuredContent":{"total":5}}') + '\n');
+  });
+});
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of cleanups.splice(0).reverse()) await close().catch(() => undefined);
+});
+
+/** A client that has listed the tools, so it validates results against their output schemas. */
+async function client(kind: ClientKind, target: string | readonly string[]): Promise<AnyClient> {
+  const connected = await connect(kind, target);
+  cleanups.push(() => connected.close());
+  await connected.listTools();
+  return connected;
+}
+
+describe('clients that validate output, against a server writing its results as text', () => {
+  test('SDK v2: "7" for an integer in structuredContent is refused directly, repaired through proxy --lenient --repair-results', async () => {
+    const direct = await client('v2-auto', RAW_SERVER);
+    await expect(direct.callTool({ name: 'stats', arguments: { mode: 'string' } })).rejects.toThrow(/Structured content does not match the tool's output schema/);
+    const proxied = await client('v2-auto', proxyCommand(['--lenient', '--repair-results'], ['--', ...RAW_SERVER]));
+    expect(await proxied.callTool({ name: 'stats', arguments: { mode: 'string' } })).toMatchObject({ structuredContent: { total: 7, mean: 2.5 } });
+    expect(await proxied.callTool({ name: 'stats', arguments: { mode: 'float' } })).toMatchObject({ structuredContent: { total: 5, mean: 2.5 } });
+    const unrepaired = await client('v2-auto', proxyCommand(['--lenient'], ['--', ...RAW_SERVER]));
+    await expect(unrepaired.callTool({ name: 'stats', arguments: { mode: 'string' } })).rejects.toThrow(/Structured content does not match/);
+  });
+
+  test('SDK v1: an isError result with a structuredContent of another shape is refused directly; through the proxy and the gateway the error text arrives', async () => {
+    const direct = await client('v1', RAW_SERVER);
+    await expect(direct.callTool({ name: 'stats', arguments: { mode: 'error' } })).rejects.toThrow(/Structured content does not match the tool's output schema/);
+    const proxied = await client('v1', proxyCommand(['--repair-results'], ['--', ...RAW_SERVER]));
+    const result = await proxied.callTool({ name: 'stats', arguments: { mode: 'error' } });
+    expect(result).toMatchObject({ isError: true });
+    expect(textOf(result)).toBe('boom');
+    expect(result).not.toHaveProperty('structuredContent');
+    const gateway = await startGateway({ kind: 'stdio', command: RAW_SERVER }, { host: '127.0.0.1', port: 0, path: '/mcp', repairResults: true, resultValidator: validateArgs }, captureStream());
+    cleanups.push(() => gateway.close());
+    const overHttp = await client('v1', gateway.url);
+    expect(textOf(await overHttp.callTool({ name: 'stats', arguments: { mode: 'error' } }))).toBe('boom');
+  });
+});
