@@ -1,20 +1,15 @@
 /**
- * `--repair-results`: tool results repaired against the tool's `outputSchema`. In process, the
+ * `--repair-results` in process: tool results repaired against the tool's `outputSchema`, the
  * rows of `fixtures/proxy/results.json` byte for byte (integers restored in `structuredContent`,
- * only the spans that change; an `isError` result's mismatching `structuredContent` dropped),
- * and which server lines the session reads for it; end to end, real clients that validate
- * output (SDK v2 and v1) against a server that writes its results as text, directly and through
- * the built proxy and the gateway.
+ * only the spans that change; an `isError` result's mismatching `structuredContent` dropped), and
+ * which server lines the session reads for it. Real clients: `proxy-results-clients.test.ts`.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
-import { startGateway } from '../src/adapters/gateway/run.js';
+import { describe, expect, test } from 'vitest';
 import { bytesOf, type Piece } from '../src/adapters/proxy/outlet.js';
 import { ProxySession, type ProxyOptions } from '../src/adapters/proxy/session.js';
 import { validateArgs } from '../src/validate.js';
-import { captureStream } from './_helpers/gateway.js';
-import { connect, proxyCommand, textOf, type AnyClient, type ClientKind } from './_helpers/modern.js';
 
 interface Row {
   readonly name: string;
@@ -27,7 +22,6 @@ interface Row {
 }
 
 const ROWS = (JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'proxy', 'results.json'), 'utf8')) as { rows: Row[] }).rows;
-const RAW_SERVER = [process.execPath, join(import.meta.dirname, 'peers', 'raw-results-server.mjs')];
 
 /** A session wired to arrays, that has seen the client list `tools` and call the first with id 5. */
 function listed(options: ProxyOptions, tools: unknown[]) {
@@ -89,44 +83,5 @@ describe('results repaired in process (fixtures/proxy/results.json)', () => {
     expect(toClient.join('')).toBe(line(9, '{"structuredContent":{"total":5.0}}') + '\n');
     session.fromServer(Buffer.from(line(8, '{"structuredContent":{"total":5.0}}')), true);
     expect(toClient.at(-1)).toBe(line(8, '{"structuredContent":{"total":5}}') + '\n');
-  });
-});
-
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const close of cleanups.splice(0).reverse()) await close().catch(() => undefined);
-});
-
-/** A client that has listed the tools, so it validates results against their output schemas. */
-async function client(kind: ClientKind, target: string | readonly string[]): Promise<AnyClient> {
-  const connected = await connect(kind, target);
-  cleanups.push(() => connected.close());
-  await connected.listTools();
-  return connected;
-}
-
-describe('clients that validate output, against a server writing its results as text', () => {
-  test('SDK v2: "7" for an integer in structuredContent is refused directly, repaired through proxy --lenient --repair-results', async () => {
-    const direct = await client('v2-auto', RAW_SERVER);
-    await expect(direct.callTool({ name: 'stats', arguments: { mode: 'string' } })).rejects.toThrow(/Structured content does not match the tool's output schema/);
-    const proxied = await client('v2-auto', proxyCommand(['--lenient', '--repair-results'], ['--', ...RAW_SERVER]));
-    expect(await proxied.callTool({ name: 'stats', arguments: { mode: 'string' } })).toMatchObject({ structuredContent: { total: 7, mean: 2.5 } });
-    expect(await proxied.callTool({ name: 'stats', arguments: { mode: 'float' } })).toMatchObject({ structuredContent: { total: 5, mean: 2.5 } });
-    const unrepaired = await client('v2-auto', proxyCommand(['--lenient'], ['--', ...RAW_SERVER]));
-    await expect(unrepaired.callTool({ name: 'stats', arguments: { mode: 'string' } })).rejects.toThrow(/Structured content does not match/);
-  });
-
-  test('SDK v1: an isError result with a structuredContent of another shape is refused directly; through the proxy and the gateway the error text arrives', async () => {
-    const direct = await client('v1', RAW_SERVER);
-    await expect(direct.callTool({ name: 'stats', arguments: { mode: 'error' } })).rejects.toThrow(/Structured content does not match the tool's output schema/);
-    const proxied = await client('v1', proxyCommand(['--repair-results'], ['--', ...RAW_SERVER]));
-    const result = await proxied.callTool({ name: 'stats', arguments: { mode: 'error' } });
-    expect(result).toMatchObject({ isError: true });
-    expect(textOf(result)).toBe('boom');
-    expect(result).not.toHaveProperty('structuredContent');
-    const gateway = await startGateway({ kind: 'stdio', command: RAW_SERVER }, { host: '127.0.0.1', port: 0, path: '/mcp', repairResults: true, resultValidator: validateArgs }, captureStream());
-    cleanups.push(() => gateway.close());
-    const overHttp = await client('v1', gateway.url);
-    expect(textOf(await overHttp.callTool({ name: 'stats', arguments: { mode: 'error' } }))).toBe('boom');
   });
 });
