@@ -6,6 +6,8 @@
  * short cases; the full matrix of clients, servers, eras and routes is `modern-matrix.test.ts`.
  */
 import { request } from 'node:http';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startGateway, type Gateway } from '../src/adapters/gateway/run.js';
 import { captureStream } from './_helpers/gateway.js';
@@ -90,6 +92,22 @@ describe('a v2 client pinned to 2026-07-28', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers['mcp-session-id']).toBeUndefined();
     expect(answer.body).toContain('{\\"count\\":3}');
+  });
+});
+
+describe('subscriptions/listen', () => {
+  test.each(['gateway', 'proxy'] as const)('through the %s: list_changed arrives on the stream, the client lists again, the new tool\'s call is repaired', async (route) => {
+    const server = await peer({ legacy: 'reject' });
+    let changed!: () => void;
+    const listed = new Promise<string[]>((resolve) => (changed = () => void client.listTools().then(({ tools }) => resolve(tools.map(({ name }) => name)))));
+    const client = new Client({ name: 'listen-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, listChanged: { tools: { onChanged: () => changed() } } });
+    const transport = route === 'gateway' ? new StreamableHTTPClientTransport(new URL((await gateway({ kind: 'url', url: new URL(server.url), headers: {} })).url)) : new StdioClientTransport({ command: process.execPath, args: proxyCommand(['--lenient'], ['--url', server.url]).slice(1), stderr: 'ignore' });
+    await client.connect(transport);
+    cleanups.push(() => client.close());
+    expect(textOf(await client.callTool({ name: 'add_tool', arguments: {} }))).toBe('{"added":"late"}');
+    expect(await listed).toContain('late');
+    expect(textOf(await client.callTool({ name: 'late', arguments: { n: '3' } }))).toBe('{"n":3}');
+    expect(posted(server, 'subscriptions/listen')).toHaveLength(1);
   });
 });
 
