@@ -51,8 +51,43 @@ describe('results repaired in process (fixtures/proxy/results.json)', () => {
     session.fromServer(Buffer.from(line(5, row.result), 'utf8'), true);
     expect(toClient.join('')).toBe(line(5, row.expected ?? row.result) + '\n');
     expect(reports.map(({ time: _time, kind: _kind, tool: _tool, message: _message, ...rest }) => rest)).toEqual(row.changes);
+    expect(reports.every(({ kind, tool }) => kind === 'change' && tool === 'stats')).toBe(true);
     // Once its result came, the call is no longer awaited: server lines pass unread again.
     expect(session.serverPasses(Buffer.from(line(5, row.result) + '\n'))).toBe(true);
+  });
+
+  const OUTPUT = { type: 'object', properties: { total: { type: 'integer' } }, required: ['total'] };
+  const STATS = [{ name: 'stats', inputSchema: { type: 'object' }, outputSchema: OUTPUT }];
+
+  test.each([
+    ['isError outside result', '{"jsonrpc":"2.0","id":5,"isError":true,"result":{"structuredContent":{"error":"x"},"content":[]}}'],
+    ['isError deeper in result', '{"jsonrpc":"2.0","id":5,"result":{"content":[{"isError":true}],"structuredContent":{"error":"x"}}}'],
+    ['structuredContent outside result', '{"jsonrpc":"2.0","id":5,"error":{"structuredContent":{"total":5.0}},"result":{"content":[]}}'],
+    ['structuredContent in a member of result', '{"jsonrpc":"2.0","id":5,"result":{"_meta":{"structuredContent":{"total":5.0}},"content":[]}}'],
+    ['isError repeated', '{"jsonrpc":"2.0","id":5,"result":{"isError":true,"isError":false,"structuredContent":{"error":"x"}}}'],
+    ['isError as a string', '{"jsonrpc":"2.0","id":5,"result":{"isError":"true","structuredContent":{"total":5}}}'],
+  ])('%s: the line goes on as it came', (_name, text) => {
+    const { session, toClient } = listed({ repairResults: true, resultValidator: validateArgs }, STATS);
+    session.fromClient(Buffer.from(call(5, 'stats', '{}')), true);
+    session.fromServer(Buffer.from(text), true);
+    expect(toClient.join('')).toBe(text + '\n');
+  });
+
+  test('ids are told apart by type: the result of call 5 is not that of call "5"', () => {
+    const { session, toClient } = listed({ repairResults: true }, STATS);
+    session.fromClient(Buffer.from(call(5, 'stats', '{}')), true);
+    session.fromServer(Buffer.from('{"jsonrpc":"2.0","id":"5","result":{"structuredContent":{"total":5.0}}}'), true);
+    session.fromClient(Buffer.from(`{"jsonrpc":"2.0","id":"6","method":"tools/call","params":{"name":"stats","arguments":{}}}`), true);
+    session.fromServer(Buffer.from('{"jsonrpc":"2.0","id":6,"result":{"structuredContent":{"total":6.0}}}'), true);
+    session.fromServer(Buffer.from('{"jsonrpc":"2.0","id":"6","result":{"structuredContent":{"total":6.0}}}'), true);
+    expect(toClient).toEqual(['{"jsonrpc":"2.0","id":"5","result":{"structuredContent":{"total":5.0}}}', '\n', '{"jsonrpc":"2.0","id":6,"result":{"structuredContent":{"total":6.0}}}', '\n', '{"jsonrpc":"2.0","id":"6","result":{"structuredContent":{"total":6}}}\n']);
+  });
+
+  test('at most 4,096 calls await their result: past it the oldest is forgotten, its result goes on as it came', () => {
+    const { session, toClient } = listed({ repairResults: true }, STATS);
+    for (let id = 1; id <= 4_097; id++) session.fromClient(Buffer.from(call(id, 'stats', '{}')), true);
+    for (const id of [1, 2]) session.fromServer(Buffer.from(line(id, '{"structuredContent":{"total":1.0}}')), true);
+    expect(toClient.join('')).toBe(`${line(1, '{"structuredContent":{"total":1.0}}')}\n${line(2, '{"structuredContent":{"total":1}}')}\n`);
   });
 
   test('without --repair-results, and for tools without an outputSchema, results go on unread', () => {

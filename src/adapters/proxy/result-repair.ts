@@ -86,8 +86,9 @@ export class ResultRepair {
     const content = isAscii(raw) ? raw : utf8Of(raw);
     if (spans.isError) {
       if (this.validator === undefined || this.validator(JSON.parse(content), schema, {}).ok) return false;
-      // The member goes with one comma beside it, so the object stays JSON.
-      const [from, to] = spans.commaAfter !== -1 ? [spans.member, spans.commaAfter + 1] : spans.commaBefore !== -1 ? [spans.commaBefore, spans.end] : [spans.member, spans.end];
+      // The member goes with one comma beside it, so the object stays JSON (`isError` is another
+      // member: when none follows, one comes before).
+      const [from, to] = spans.commaAfter !== -1 ? [spans.member, spans.commaAfter + 1] : [spans.commaBefore, spans.end];
       this.wiring.report({ kind: 'change', tool: name, path: '/structuredContent', from: JSON.parse(content) as unknown, rule: 'error-structured-content', message: 'an isError result whose structuredContent does not match the output schema: structuredContent dropped, the error text kept' });
       this.wiring.toClient(new SplicedLine(line, from, TextEdits.one(0, to - from, ''), terminated));
       return true;
