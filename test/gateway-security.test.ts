@@ -192,7 +192,7 @@ describe('gateway: limits', () => {
       [400, refusal('Parse error: the body is not JSON', -32700)],
       [400, refusal('Invalid Request: batches are not supported (one message per POST)', -32600)],
       [415, refusal('Unsupported Media Type: Content-Type must be application/json')],
-      [400, refusal('Bad Request: unsupported protocol version "1999-01-01" (supported: 2025-11-25, 2025-06-18, 2025-03-26)')],
+      [400, refusal('Bad Request: unsupported protocol version "1999-01-01" (supported: 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26)')],
       [400, refusal('Bad Request: Mcp-Session-Id header is required')],
       [405, refusal('Method Not Allowed')],
       [404, refusal('Not Found')],
