@@ -12,7 +12,7 @@ import type { Source } from './source.js';
 export type EscapeKinds = number;
 
 /** `\" \\ \b \f \n \r \t \uXXXX`: the same character in JSON and in Python. */
-export const SHARED = 1;
+const SHARED = 1;
 /** `\/`: `/` in JSON, a backslash and a slash in Python. */
 const JSON_ONLY = 2;
 /** `\' \xHH \UXXXXXXXX \a \v`, octal: invalid JSON, a character in Python. */
