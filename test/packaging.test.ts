@@ -26,10 +26,13 @@ import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
  * 18,503 B: 21.9 and 18.6 KB. The compact edits (one Int32Array of spans and one joined string
  * for all of a call's edits, instead of an object each: the proxy's 3 MB call of 231,000
  * respellings from 21× to 8.5× its size in memory) took them to 22,236 and 18,873 B: 22.3 and 18.9 KB.
- * The repair's speed-ups of 2026-12-02 (fifth session) leave them at 22,249 and 18,886 B.
+ * The repair's speed-ups of 2026-12-02 (fifth session) leave them at 22,249 and 18,886 B. The
+ * syntax rules' second readings (#39: broken hex escapes refused with what to write, a Python
+ * dict's non-string keys, an extra bracket's every reading as JSON text, the reader in modules)
+ * took them to 23,340 and 19,954 B: 23.4 and 20.0 KB.
  */
-const CORE_BUDGET = 22_300;
-const TEXT_PATH_BUDGET = 18_900;
+const CORE_BUDGET = 23_400;
+const TEXT_PATH_BUDGET = 20_000;
 /**
  * Bytes of every CommonJS file of dist/, unminified: 154 KB when the core was first shared (182 KB
  * after the second wave of syntax repairs), 750 KB when each entry carried a copy of it.
