@@ -57,7 +57,7 @@ export function strayBracketError(text: string, edits: readonly Edit[], stray: S
     readings.push(applyEdits(text, second));
   }
   const where = locate(text, others[0]!);
-  const more = others.length === 1 ? '' : `, and ${others.length === MAX_READINGS ? 'more' : others.length - 1} more`;
+  const more = others.length === 1 ? '' : `, and ${others.length === MAX_READINGS ? '' : `${others.length - 1} `}more`;
   const reason = `one ${JSON.stringify(text[last])} too many: the last one, or the one at line ${where.line} column ${where.column}${more} (what follows it then moves into what it closes)?: refused. Send the arguments with each bracket closing one container`;
   return new AmbiguousTextError(reason, text, last, others.length === MAX_READINGS ? [] : readings);
 }
