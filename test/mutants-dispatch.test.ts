@@ -14,7 +14,7 @@ import { deepFreeze } from './_helpers/fixtures.js';
 
 describe('plainNumberOf: the plain number a literal may be handed out as', () => {
   test.each([
-    ['0', 0], ['-0', -0], ['0.000', 0], ['-0.0', -0], ['0e5', 0], ['0.0E-10', 0], ['0e+400', 0],
+    ['0', 0], ['-0', -0], ['0.000', 0], ['-0.0', -0], ['0e5', 0], ['0.0E-10', 0], ['0e+400', 0], ['0.00e-12', 0], ['0E7', 0],
     ['42', 42], ['-7', -7], ['1.0', 1], ['1e3', 1000], ['1.5', 1.5], ['0.1', 0.1], ['-2.5e-3', -0.0025],
     ['3.14159265358979323846', 3.141592653589793], ['5e-324', 5e-324], ['4503599627370495.5', 4503599627370495.5],
     ['9007199254740991', 9007199254740991], ['-9007199254740991', -9007199254740991], ['9007199254740990.0', 9007199254740990],
@@ -26,7 +26,7 @@ describe('plainNumberOf: the plain number a literal may be handed out as', () =>
     // Whole numbers beyond ±(2^53−1), however written.
     '9007199254740992', '-9007199254740992', '9007199254740993', '12345678901234567890', '1e300', '1.5e17', '9007199254740993.0', '-1e20', '1.7976931348623157e308',
     // Beyond float64, and non-zero numbers float64 rounds to zero.
-    '1e400', '-1e400', '1e-400', '-1e-400', '0.5e-400', '10e-401', '0.1e-330',
+    '1e400', '-1e400', '1e-400', '-1e-400', '0.5e-400', '10e-401', '0.1e-330', '20e-400', '0.01e-400', '-0.01e-400', '0.0001e-399',
     // Not a number at all.
     'abc', '',
   ])('%s has none', (literal) => {
@@ -81,6 +81,8 @@ describe('JSON.stringify of a LosslessNumber', () => {
         "run on Node 22 or later, or send the exact JSON text yourself (a prepared call's json, or stringifyArgs(value)); toPlainNumbers(value, { lossy: true }) rounds it, where that is what you want",
     );
     expect(() => JSON.stringify(new fresh.LosslessNumber('1e400'))).toThrow(expect.objectContaining({ literal: '1e400', path: undefined }));
+    expect(() => JSON.stringify(new fresh.LosslessNumber('-1e400'))).toThrow(/^\[schema-coerce\] the number -1e400 is beyond /);
+    expect(() => JSON.stringify(new fresh.ExactNumber('1e400', ''))).toThrow(/^\[schema-coerce\] the number 1e400 at the root is beyond /);
   });
 
   test('this runtime: never a wrapper object, never a rounded digit', () => {

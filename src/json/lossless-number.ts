@@ -77,9 +77,6 @@ function jsonValueOf(literal: string, path: string | undefined): unknown {
   return plain;
 }
 
-/** A zero literal (`0`, `-0`, `0.00`, `0e5`): the one kind whose float64 zero is no underflow. */
-const ZERO = /^-?0(?:\.0+)?(?:[eE][+-]?\d+)?$/;
-
 /**
  * The JavaScript number the literal may be handed out as, or `undefined` when none holds it:
  * an integer within ±(2^53−1), and any other value float64 holds, to the precision every JSON
@@ -93,5 +90,6 @@ const ZERO = /^-?0(?:\.0+)?(?:[eE][+-]?\d+)?$/;
 export function plainNumberOf(literal: string): number | undefined {
   const value = Number(literal);
   if (!Number.isInteger(value)) return Number.isFinite(value) ? value : undefined;
-  return Number.isSafeInteger(value) && (value !== 0 || ZERO.test(literal)) ? value : undefined;
+  // Zero from a zero literal (`0`, `-0`, `0.00`, `0e5`) is no underflow.
+  return Number.isSafeInteger(value) && (value !== 0 || /^-?0(?:\.0+)?(?:[eE][+-]?\d+)?$/.test(literal)) ? value : undefined;
 }
