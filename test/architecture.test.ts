@@ -52,3 +52,23 @@ test('no lower layer imports a higher one', () => {
   });
   expect(upward).toEqual([]);
 });
+
+/**
+ * Modules still over the limit while their owners split them (issue #43). The list may only
+ * shrink: a module named here that is back within the limit fails the test until it is removed.
+ */
+const OVER_THE_LIMIT = new Set(['json/tolerant/reader.ts', 'json/lossless.ts', 'adapters/proxy/session.ts', 'adapters/proxy/message.ts']);
+const MAX_LINES = 350;
+
+/** Lines as `wc -l` would count them, plus a last line without a newline. */
+function lineCount(text: string): number {
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+test(`every module under src/ is at most ${MAX_LINES} lines, but the known exceptions being split`, () => {
+  const lines = new Map(sources(SRC).map((file) => [relative(SRC, file).split(/[\\/]/).join('/'), lineCount(readFileSync(file, 'utf8'))]));
+  const over = [...lines].filter(([, count]) => count > MAX_LINES).map(([name]) => name).sort();
+  expect(over).toEqual([...OVER_THE_LIMIT].filter((name) => lines.has(name)).sort());
+  // An exception that no longer exists (renamed or deleted) must go from the list too.
+  expect([...OVER_THE_LIMIT].filter((name) => !lines.has(name))).toEqual([]);
+});
