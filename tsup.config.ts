@@ -15,7 +15,7 @@ export default defineConfig([
     esbuildOptions(options, { format }) {
       if (format === 'cjs') options.define = { ...options.define, 'import.meta.url': 'undefined' };
     },
-    dts: true,
+    dts: { compilerOptions: { noCheck: true } },
     clean: true,
     target: 'node18',
     sourcemap: false,
