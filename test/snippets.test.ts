@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ROOT } from './_helpers/run.js';
@@ -145,31 +145,6 @@ test('every ts snippet type-checks as written (strict, against the sources)', ()
   expect(errors.trim(), 'the snippets do not type-check').toBe('');
   expect(run.status).toBe(0);
 }, 180_000);
-
-/** The anchors a Markdown file offers: its headings, as GitHub spells them, and explicit ids. */
-function anchors(file: string): Set<string> {
-  const text = readFileSync(join(ROOT, file), 'utf8').replace(/^(```|~~~)[^]*?^\1/gm, '');
-  const found = new Set<string>();
-  for (const [, heading] of text.matchAll(/^#{1,6} (.+)$/gm)) {
-    const slug = heading!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
-    let unique = slug;
-    for (let n = 1; found.has(unique); n++) unique = `${slug}-${n}`;
-    found.add(unique);
-  }
-  for (const [, id] of text.matchAll(/<a id="([^"]+)"/g)) found.add(id!);
-  return found;
-}
-
-test.each(documents(ROOT))('every relative link of %s resolves, its anchor included', (file) => {
-  const text = readFileSync(join(ROOT, file), 'utf8').replace(/^(```|~~~)[^]*?^\1/gm, '');
-  for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-    if (/^[a-z]+:/.test(target!)) continue;
-    const [path, anchor] = target!.split('#') as [string, string | undefined];
-    const resolved = path === '' ? file : join(file, '..', path);
-    expect(existsSync(join(ROOT, resolved)), `${file}: the link ${target} leads nowhere`).toBe(true);
-    if (anchor !== undefined) expect(anchors(resolved).has(anchor), `${file}: ${resolved} has no anchor #${anchor}`).toBe(true);
-  }
-});
 
 describe('the harness', () => {
   const fence = (lang: string, lines: string[]): Fence => ({ file: 'doc.md', line: 10, lang, lines });
