@@ -9,7 +9,7 @@ export { InvalidArgsError, prepareToolCall } from './report/pipeline.js';
 export { findUndeclaredKeys } from './report/undeclared.js';
 export type { TextLocation } from './json/errors.js';
 export type { ValidationIssue } from './report/message.js';
-export type { ArgsValidator, PrepareOptions, PreparedCall } from './report/pipeline.js';
+export type { ArgsValidator, PrepareOptions, PreparedCall, ReadyCall, RejectedCall } from './report/pipeline.js';
 export type { UndeclaredKey } from './report/undeclared.js';
 export type {
   Change, ChangeRule, CoerceOptions, CoerceResult, IntegerRange, JsonType, LenientRules, Refusal, RefusalReason,
