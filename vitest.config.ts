@@ -5,13 +5,13 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
  * and the timings):
  *
  * - `unit` and `unit-isolated`, `npm test`: the core, the adapters run in this process (the
- *   proxy over streams, the gateway on loopback, the MCP, AI SDK and LangChain adapters), a short
+ *   proxy over streams, the gateway on loopback, the MCP and AI SDK adapters), a short
  *   proxy fuzz. No build, nothing from the full install; a child process only as a peer of code
  *   running in the test's own process. `unit` shares one module graph per worker (`isolate:
  *   false`, half the time); the two files that mock a module get their own (`unit-isolated`).
  * - `integration`: the built package in child processes (CLI, proxy, gateway, hostile inputs),
- *   real third-party servers and clients, the frameworks that need Node 22 (OpenAI Agents,
- *   Mastra), the examples, every documentation snippet, 100,000 levels of nesting.
+ *   real third-party servers and clients, the frameworks of the full install (LangChain,
+ *   OpenAI Agents, Mastra), the examples, every documentation snippet, 100,000 levels of nesting.
  * - `package` (`npm run test:package`): the packed tarball in throwaway consumers, publint, attw.
  * - `runtimes` (`npm run test:runtimes`, `test:browser`…): Chromium, Deno, Bun, workerd, the playground.
  * - `load` (`npm run test:load`): the gateway under load behind HAProxy, after everything else.
@@ -31,6 +31,7 @@ const INTEGRATION = [
   'test/gateway-redirect.test.ts',
   'test/gateway.test.ts',
   'test/hostile.test.ts',
+  'test/langchain.test.ts',
   'test/mastra.test.ts',
   'test/mcp.test.ts',
   'test/openai-agents.test.ts',

@@ -1,9 +1,8 @@
 import { expect, test } from 'vitest';
-// schema-coerce/openai-agents and /mastra import packages of the full install: their export lists
-// are pinned in test/openai-agents.test.ts and test/mastra.test.ts.
+// schema-coerce/langchain, /openai-agents and /mastra import packages of the full install: their
+// export lists are pinned in test/langchain.test.ts, test/openai-agents.test.ts and test/mastra.test.ts.
 import * as ai from '../src/ai.js';
 import * as root from '../src/index.js';
-import * as langchain from '../src/langchain.js';
 import * as mcp from '../src/mcp.js';
 import * as render from '../src/render.js';
 import * as validate from '../src/validate.js';
@@ -43,8 +42,4 @@ test('schema-coerce/mcp exports exactly these names', () => {
 
 test('schema-coerce/ai exports exactly these names', () => {
   expect(Object.keys(ai).sort()).toEqual(['coercedJsonSchema', 'createToolCallRepair', 'repairToolInput']);
-});
-
-test('schema-coerce/langchain exports exactly these names', () => {
-  expect(Object.keys(langchain).sort()).toEqual(['coerceTool', 'coerceTools', 'loadCoercedMcpTools']);
 });
