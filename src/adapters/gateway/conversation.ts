@@ -12,6 +12,8 @@ import { ProxySession, type ProxyOptions, type Wiring } from '../proxy/session.j
 import type { Reply } from './reply.js';
 
 const LF = 0x0a;
+/** Requests whose answer ended before their response, remembered so their late responses are dropped. */
+const FORSAKEN = 1_024;
 
 /** One client request or message, and where what belongs to it goes. */
 export interface Exchange {
@@ -37,6 +39,8 @@ export interface ConversationWiring {
 export class Conversation {
   readonly session: ProxySession;
   private readonly pending = new Map<string, Exchange>();
+  /** Requests whose answer ended before the response came (timed out, or the client left), oldest first: their responses are dropped. */
+  private readonly forsaken = new Set<string>();
   /** The exchange whose messages are being handled now, while the session runs for it. */
   private current: Exchange | undefined;
   private eventId: string | undefined;
@@ -78,7 +82,10 @@ export class Conversation {
       exchange.id = id;
       this.pending.set(key, exchange);
       exchange.reply.onClose(() => {
-        if (this.pending.get(key) === exchange) this.pending.delete(key);
+        if (this.pending.get(key) !== exchange) return;
+        this.pending.delete(key);
+        this.forsaken.add(key);
+        if (this.forsaken.size > FORSAKEN) this.forsaken.delete(this.forsaken.values().next().value!);
       });
     }
     this.current = exchange;
@@ -150,6 +157,7 @@ export class Conversation {
         answered.reply.message(message, true, this.eventId);
         return;
       }
+      if (head.id !== undefined && this.forsaken.delete(keyOf(head.id))) return;
     }
     if (this.current?.reply.open === true) this.current.reply.message(message, false, this.eventId);
     else this.wiring.unrouted(message);

@@ -1,8 +1,9 @@
 /**
  * A stdio server behind the gateway: one server process per client session, started by the
- * session's `initialize` and ended by its DELETE, by the idle timeout, or by the gateway's
- * shutdown, with a bound on the sessions at once. Each session is a `Conversation` over the
- * proxy's session logic, its server's lines read by the proxy's framing.
+ * session's `initialize` and ended by its DELETE, by the idle timeouts, to make room for another
+ * (`SessionTable`), or by the gateway's shutdown. A session answers only the caller that opened
+ * it. Each session is a `Conversation` over the proxy's session logic, its server's lines read by
+ * the proxy's framing; each request waits for its response at most the call timeout.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -11,33 +12,36 @@ import type { ProxyOptions } from '../proxy/session.js';
 import { stdioUpstream } from '../proxy/stdio-upstream.js';
 import type { Connect } from '../proxy/upstream.js';
 import { sessionIdOf, SESSION_NOT_FOUND, TRANSPORT_ERROR, type Backend, type ClientMessage } from './backend.js';
+import { timeCall } from './call-timeout.js';
+import { callerOf, type Caller } from './caller.js';
 import { Conversation } from './conversation.js';
 import type { GatewayLimits } from './options.js';
 import { rpcError, type Reply } from './reply.js';
 import type { GatewayLog } from './log.js';
+import { SessionTable, type Tenant } from './session-table.js';
 
 /** How long a server whose input was closed has to exit before it is sent SIGTERM, and then SIGKILL. */
 const EXIT_GRACE_MS = 3_000;
+const NEWLINE = Buffer.from('\n');
 
 type Upstream = ReturnType<Connect>;
 
 /** One client session and its server process. */
-class StdioSession {
+class StdioSession implements Tenant {
   readonly id = randomUUID();
+  readonly caller: Caller;
   readonly conversation: Conversation;
   readonly upstream: Upstream;
   /** The session's GET stream, while one is open. */
   private stream: Reply | undefined;
   /** Open SSE answers to POSTs, oldest first: a server message outside any exchange goes to the newest when no GET stream is open. */
   private readonly answers = new Set<Reply>();
-  private idle: NodeJS.Timeout | undefined;
+  /** When each call waiting times out. */
+  private readonly deadlines = new Map<Reply, number>();
   private ending = false;
-  private readonly idleMs: number;
-  private readonly onIdle: () => void;
 
-  constructor(connect: Connect, options: ProxyOptions, log: GatewayLog, idleMs: number, onIdle: () => void) {
-    this.idleMs = idleMs;
-    this.onIdle = onIdle;
+  constructor(connect: Connect, options: ProxyOptions, log: GatewayLog, caller: Caller) {
+    this.caller = caller;
     this.conversation = new Conversation(options, {
       toServer: (pieces) => this.upstream.send(pieces),
       unrouted: (message) => this.unrouted(message),
@@ -52,14 +56,36 @@ class StdioSession {
       streams: () => false,
     });
     this.upstream = connect({ reader, session: conversation.session, client: { pause: () => undefined, resume: () => undefined }, warn: (text) => log.warn(text) });
-    this.touch();
   }
 
-  /** A request came: the idle timer starts again. */
-  touch(): void {
-    clearTimeout(this.idle);
-    this.idle = setTimeout(() => (this.conversation.busy ? this.touch() : this.onIdle()), this.idleMs);
-    this.idle.unref();
+  get busy(): boolean {
+    return this.conversation.busy;
+  }
+
+  get streaming(): boolean {
+    return this.stream?.open === true;
+  }
+
+  get settlesAt(): number | undefined {
+    let soonest: number | undefined;
+    for (const deadline of this.deadlines.values()) soonest = Math.min(soonest ?? deadline, deadline);
+    return soonest;
+  }
+
+  /** A request waits for its response until `deadline`, if it has one. */
+  waits(reply: Reply, deadline: number | undefined): void {
+    if (deadline === undefined) return;
+    this.deadlines.set(reply, deadline);
+    reply.onClose(() => this.deadlines.delete(reply));
+  }
+
+  /** The server is told a request was given up (it timed out). */
+  cancel(notification: Buffer): void {
+    if (!this.ending) this.upstream.send([notification, NEWLINE]);
+  }
+
+  end(): void {
+    void this.close();
   }
 
   /** Keeps an SSE answer to a POST, for the server's own messages while it is open. */
@@ -78,7 +104,7 @@ class StdioSession {
   }
 
   /** Ends the session: the server's input is closed, and it is signalled if it does not exit. */
-  async end(): Promise<number> {
+  async close(): Promise<number> {
     if (!this.ending) {
       this.ending = true;
       this.upstream.end();
@@ -94,7 +120,6 @@ class StdioSession {
 
   /** The server is gone: waiting requests are answered with an error, streams are ended. */
   gone(status: number): void {
-    clearTimeout(this.idle);
     this.conversation.stop();
     this.conversation.abandon((id) => rpcError(TRANSPORT_ERROR, `schema-coerce gateway: the server exited (status ${status})`, id));
     this.stream?.end();
@@ -113,7 +138,7 @@ class StdioSession {
 
 /** The sessions of a stdio server. */
 export class StdioSessions implements Backend {
-  private readonly sessions = new Map<string, StdioSession>();
+  private readonly sessions: SessionTable<StdioSession>;
   private readonly connect: Connect;
   private readonly options: ProxyOptions;
   private readonly limits: GatewayLimits;
@@ -124,62 +149,74 @@ export class StdioSessions implements Backend {
     this.options = options;
     this.limits = limits;
     this.log = log;
+    this.sessions = new SessionTable(limits, (text) => log.warn(text));
   }
 
   post(request: IncomingMessage, message: ClientMessage, reply: Reply): void {
     const session = this.sessionFor(request, reply, message.method === 'initialize');
     if (session === undefined) return;
-    session.touch();
+    // A notification does not put a session in use; a request (other than its initialize) or a response does.
+    this.sessions.touch(session.id, message.method === undefined || (message.requestId !== undefined && message.method !== 'initialize'));
     session.answering(reply);
-    if (!session.conversation.fromClient(message.body, message.requestId, { reply, headers: {} })) {
-      reply.fail(409, rpcError(-32600, 'Invalid Request: a request with this id is still waiting for its response', message.requestId ?? null));
+    const id = message.requestId;
+    if (!session.conversation.fromClient(message.body, id, { reply, headers: {} })) {
+      reply.fail(409, rpcError(-32600, 'Invalid Request: a request with this id is still waiting for its response', id ?? null));
       return;
     }
-    if (message.requestId === undefined) reply.end();
+    if (id === undefined) reply.end();
+    else session.waits(reply, timeCall(reply, id, message.method, this.limits.callTimeoutMs, (notification) => session.cancel(notification)));
   }
 
   listen(request: IncomingMessage, reply: Reply): void {
     const session = this.sessionFor(request, reply, false);
     if (session === undefined) return;
+    this.sessions.touch(session.id, true);
     if (!session.listen(reply)) reply.fail(409, rpcError(TRANSPORT_ERROR, 'Conflict: only one GET stream is allowed per session'));
   }
 
   remove(request: IncomingMessage, response: ServerResponse): void {
     const id = sessionIdOf(request);
-    const session = id === undefined ? undefined : this.sessions.get(id);
+    const session = id === undefined ? undefined : this.sessions.find(id, callerOf(request));
     if (session === undefined) {
       response.writeHead(id === undefined ? 400 : 404, { 'content-type': 'application/json' }).end(rpcError(id === undefined ? TRANSPORT_ERROR : SESSION_NOT_FOUND, id === undefined ? 'Bad Request: Mcp-Session-Id header is required' : 'Session not found'));
       return;
     }
-    void session.end().then(() => response.writeHead(200).end());
+    this.sessions.remove(session.id);
+    void session.close().then(() => response.writeHead(200).end());
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.sessions.values()].map((session) => session.end()));
+    this.sessions.close();
+    await Promise.all(this.sessions.tenants().map((session) => session.close()));
   }
 
-  /** The session a request names, or a new one for an `initialize`; answers the request when there is none. */
+  /**
+   * The session a request names, if its caller opened it, or a new one for an `initialize`;
+   * answers the request when there is none (a session of another caller is not found).
+   */
   private sessionFor(request: IncomingMessage, reply: Reply, initialize: boolean): StdioSession | undefined {
     const id = sessionIdOf(request);
-    if (id === undefined && initialize) return this.open(reply);
-    const session = id === undefined ? undefined : this.sessions.get(id);
+    const caller = callerOf(request);
+    if (id === undefined && initialize) return this.open(caller, reply);
+    const session = id === undefined ? undefined : this.sessions.find(id, caller);
     if (session !== undefined) return session;
     if (id === undefined) reply.fail(400, rpcError(TRANSPORT_ERROR, 'Bad Request: Mcp-Session-Id header is required'));
     else reply.fail(404, rpcError(SESSION_NOT_FOUND, 'Session not found'));
     return undefined;
   }
 
-  private open(reply: Reply): StdioSession | undefined {
-    if (this.sessions.size >= this.limits.maxSessions) {
-      this.log.warn(`refused a session: ${this.limits.maxSessions} are open`);
-      reply.fail(503, rpcError(TRANSPORT_ERROR, `Service Unavailable: ${this.limits.maxSessions} sessions are open`));
+  private open(caller: Caller, reply: Reply): StdioSession | undefined {
+    const admission = this.sessions.admit(caller);
+    if (!admission.ok) {
+      this.log.warn(`refused a session: ${admission.reason}`);
+      reply.fail(503, rpcError(TRANSPORT_ERROR, `Service Unavailable: ${admission.reason}; retry in ${admission.retryAfter} s`), { 'content-type': 'application/json', 'retry-after': String(admission.retryAfter) });
       return undefined;
     }
-    const session: StdioSession = new StdioSession(this.connect, this.options, this.log, this.limits.idleMs, () => void session.end());
-    this.sessions.set(session.id, session);
+    const session = new StdioSession(this.connect, this.options, this.log, caller);
+    this.sessions.add(session);
     reply.header('mcp-session-id', session.id);
     void session.upstream.done.then((status) => {
-      this.sessions.delete(session.id);
+      this.sessions.remove(session.id);
       session.gone(status);
     });
     return session;
