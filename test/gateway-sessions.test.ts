@@ -78,10 +78,13 @@ describe('gateway stdio sessions', () => {
     await expect(client.callTool({ name: 'pid', arguments: {} })).rejects.toMatchObject({ code: 404 });
   }, 30_000);
 
-  test('past the cap a new session is refused with 503, and taken once one ends', async () => {
+  test('past the cap a new session is refused with 503 while the other has a call waiting, and taken once it ends', async () => {
     const started = await gateway({ maxSessions: 1 });
     const first = await connect(started.url);
+    const slow = first.client.callTool({ name: 'slow', arguments: { ms: 1_500 } });
+    await new Promise((resolve) => setTimeout(resolve, 200));
     await expect(connect(started.url)).rejects.toMatchObject({ code: 503 });
+    expect(text(await slow)).toBe('slept:1500');
     await first.transport.terminateSession();
     const { client } = await connect(started.url);
     expect(text(await client.callTool({ name: 'echo', arguments: { n: 1 } }))).toBe('n:1');

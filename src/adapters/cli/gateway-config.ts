@@ -11,7 +11,7 @@
  * for its value goes in `refine`.
  */
 import { readFileSync } from 'node:fs';
-import { ArgsParseError, MissingPeerError, parseArgs, SchemaCoerceError, toPlainNumbers } from '../../index.js';
+import { ArgsParseError, MissingPeerError, parseArgs, SchemaCoerceError, toPlainNumbers, type ValidationIssue } from '../../index.js';
 import { LIMIT_OPTIONS, scaleOf } from '../gateway/limits.js';
 import { DEFAULT_LIMITS, type GatewayLimits } from '../gateway/options.js';
 import { loadValidateArgs } from '../shared/load-validator.js';
@@ -89,14 +89,15 @@ export async function readConfig(path: string, schema: object): Promise<OptionVa
   const verdict = validateArgs(config, schema, { rejectUndeclared: true });
   if (!verdict.ok) {
     const properties = (schema as { properties: Record<string, { description?: string }> }).properties;
+    // In the order of the file's keys, the file itself first.
+    const keys = Object.keys(config as object);
+    const at = (path: string): number => keys.indexOf(path.split('/')[1] ?? '');
     const problems = [
-      ...(verdict.errors ?? []).map((issue) => {
-        // A pattern is named by what it stands for.
-        const described = issue.keyword === 'pattern' ? properties[issue.path.slice(1)]?.description : undefined;
-        return `${issue.path === '' ? '(the file)' : issue.path} ${described === undefined ? issue.message : `must be ${described}`}`;
-      }),
-      ...(verdict.undeclared ?? []).map((key) => `${key.path} is not an option`),
-    ];
+      ...(verdict.errors ?? []).map((issue) => ({ path: issue.path, text: described(issue, properties) })),
+      ...(verdict.undeclared ?? []).map((key) => ({ path: key.path, text: 'is not an option' })),
+    ]
+      .sort((a, b) => at(a.path) - at(b.path))
+      .map((problem) => `${problem.path === '' ? '(the file)' : problem.path} ${problem.text}`);
     throw new ConfigError(`--config ${path}: ${problems.join('; ')}`);
   }
   const values: OptionValues = {};
@@ -104,6 +105,14 @@ export async function readConfig(path: string, schema: object): Promise<OptionVa
     values[name] = typeof value === 'number' ? String(value) : (value as string | boolean | string[]);
   }
   return values;
+}
+
+/** What is wrong with a value: a pattern named by the `description` of its option, an enum by its values. */
+function described(issue: ValidationIssue, properties: Readonly<Record<string, { description?: string }>>): string {
+  const description = issue.keyword === 'pattern' ? properties[issue.path.slice(1)]?.description : undefined;
+  if (description !== undefined) return `must be ${description}`;
+  const allowed = issue.keyword === 'enum' ? (issue.params?.['allowedValues'] as unknown[] | undefined) : undefined;
+  return allowed === undefined ? issue.message : `must be one of ${allowed.map((value) => JSON.stringify(value)).join(', ')}`;
 }
 
 /**

@@ -72,10 +72,10 @@ export class SessionTable<T extends Tenant> {
   admit(caller: Caller, now: number = Date.now()): Admission {
     const mine = [...this.entries.values()].filter((entry) => entry.tenant.caller.client === caller.client);
     if (mine.length >= this.limits.maxSessionsPerClient && !this.evict(mine, caller.client)) {
-      return this.refusal(mine, now, `${this.limits.maxSessionsPerClient} sessions of this client are open`);
+      return this.refusal(mine, now, `the limit of ${this.limits.maxSessionsPerClient} sessions per client is reached`);
     }
     const all = [...this.entries.values()];
-    if (all.length >= this.limits.maxSessions && !this.evict(all, undefined)) return this.refusal(all, now, `${this.limits.maxSessions} sessions are open`);
+    if (all.length >= this.limits.maxSessions && !this.evict(all, undefined)) return this.refusal(all, now, `the limit of ${this.limits.maxSessions} sessions is reached`);
     return { ok: true };
   }
 
@@ -134,7 +134,7 @@ export class SessionTable<T extends Tenant> {
     if (victim === undefined) return false;
     this.entries.delete(victim.tenant.id);
     victim.tenant.end();
-    const scope = client === undefined ? `${this.limits.maxSessions} sessions are open` : `${shownClient(client)} holds ${this.limits.maxSessionsPerClient} sessions`;
+    const scope = client === undefined ? `the limit of ${this.limits.maxSessions} sessions is reached` : `${shownClient(client)} is at the limit of ${this.limits.maxSessionsPerClient} sessions per client`;
     this.warn(`ended the least recently used idle session to make room (${scope})`);
     return true;
   }
