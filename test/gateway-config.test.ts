@@ -86,7 +86,7 @@ describe('the config file', () => {
   });
 
   test('the built gateway takes its limits from the file, a flag over the file key', async () => {
-    const path = configFile(JSON.stringify({ 'max-body': 1024, 'call-timeout': 1, 'drain-timeout': 1, 'json-response': true }));
+    const path = configFile(JSON.stringify({ 'max-body': 1024, 'call-timeout': 3, 'drain-timeout': 1, 'json-response': true }));
     const gateway = await startGatewayProcess(['--config', path, '--max-body', '2048', '--', process.execPath, SERVER]);
     const init = await rawRequest(gateway.url, { headers: POST_HEADERS, body: initializeBody() });
     const session = { 'mcp-session-id': init.headers['mcp-session-id'] as string };
@@ -99,7 +99,7 @@ describe('the config file', () => {
     const large = await rawRequest(gateway.url, { headers: { ...POST_HEADERS, ...session }, body: padded(3_000) });
     expect([large.status, JSON.parse(large.body).error.message]).toEqual([413, 'Payload Too Large: the limit is 2048 bytes']);
     const slow = rawRequest(gateway.url, { headers: { ...POST_HEADERS, ...session }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'slow', arguments: { ms: 30_000 } } }) });
-    expect(JSON.parse((await slow).body)).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32001, message: 'schema-coerce gateway: no response within 1 s (the call timeout)' } });
+    expect(JSON.parse((await slow).body)).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32001, message: 'schema-coerce gateway: no response within 3 s (the call timeout)' } });
     // The drain time: a call in flight at SIGTERM holds the shutdown 1 s, not 10.
     const held = rawRequest(gateway.url, { headers: { ...POST_HEADERS, ...session }, body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'slow', arguments: { ms: 900 } } }) }).catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -9,7 +9,7 @@ import type { MessageId } from '../proxy/message.js';
 import { rpcError, type Reply } from './reply.js';
 
 /** The code of a request that timed out. */
-export const REQUEST_TIMEOUT = -32001;
+const REQUEST_TIMEOUT = -32001;
 
 /**
  * Answers `reply` with a timeout error after `ms` (0: never) unless it ends first, then calls

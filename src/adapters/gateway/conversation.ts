@@ -73,12 +73,13 @@ export class Conversation {
    * One client message (a JSON object on one line, no newline in it). A request's `id` is kept
    * until its response comes.
    *
-   * @returns False when a request with that id is still waiting (the message is not forwarded).
+   * @returns False when a request with that id is still waiting, or was given up before its
+   *   response came (the server may still answer it): the message is not forwarded.
    */
   fromClient(body: Buffer, id: MessageId | undefined, exchange: Exchange): boolean {
     if (id !== undefined) {
       const key = keyOf(id);
-      if (this.pending.has(key)) return false;
+      if (this.pending.has(key) || this.forsaken.has(key)) return false;
       exchange.id = id;
       this.pending.set(key, exchange);
       exchange.reply.onClose(() => {

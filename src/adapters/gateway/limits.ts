@@ -45,7 +45,7 @@ export function scaleOf(option: LimitOption): number {
 }
 
 /** An option's default, in its unit. */
-export function defaultOf(option: LimitOption): number {
+function defaultOf(option: LimitOption): number {
   return DEFAULT_LIMITS[option.key] / scaleOf(option);
 }
 
