@@ -163,8 +163,13 @@ export class StdioSessions implements Backend {
       reply.fail(409, rpcError(-32600, 'Invalid Request: a request with this id is still waiting for its response', id ?? null));
       return;
     }
-    if (id === undefined) reply.end();
-    else session.waits(reply, timeCall(reply, id, message.method, this.limits.callTimeoutMs, (notification) => session.cancel(notification)));
+    if (id === undefined) {
+      reply.end();
+      return;
+    }
+    session.waits(reply, timeCall(reply, id, message.method, this.limits.callTimeoutMs, (notification) => session.cancel(notification)));
+    // A session is in use until its call is answered: it is as recent as that answer.
+    reply.onClose(() => this.sessions.touch(session.id, false));
   }
 
   listen(request: IncomingMessage, reply: Reply): void {
