@@ -3,8 +3,10 @@ import { defineConfig } from 'vitest/config';
 /**
  * The in-process tests of the adapters, for their mutation testing (`npm run mutation:adapters`,
  * stryker.adapters.config.json): the proxy's parts and sessions, the proxy run in process over
- * streams, the MCP client and server wrappers, and the framework adapters. A test that runs the
- * built proxy in a child process never reaches a mutant in memory, so it is not listed here.
+ * streams, the MCP client and server wrappers, the framework adapters, and the gateway started in
+ * process (its modules are mutated with `--mutate src/adapters/gateway/<file>.ts`). A test that
+ * runs the built proxy or gateway in a child process never reaches a mutant in memory, so it is
+ * not listed here.
  */
 export default defineConfig({
   test: {
@@ -27,6 +29,20 @@ export default defineConfig({
       'test/openai-agents.test.ts',
       'test/langchain.test.ts',
       'test/mastra.test.ts',
+      'test/gateway-jsonrpc-check.test.ts',
+      'test/gateway-session-table.test.ts',
+      'test/gateway-config.test.ts',
+      'test/gateway-jsonrpc.test.ts',
+      'test/gateway-hijack.test.ts',
+      'test/gateway-timeouts.test.ts',
+      'test/gateway-upstream-faults.test.ts',
+      'test/gateway-lockout.test.ts',
+      'test/gateway-sessions.test.ts',
+      'test/gateway-security.test.ts',
+      'test/gateway-url.test.ts',
+      'test/gateway-forward.test.ts',
+      'test/gateway-resume.test.ts',
+      'test/gateway-forged-id.test.ts',
     ],
     pool: 'forks',
     env: { FC_RUNS: process.env['FC_RUNS'] ?? '30', FUZZ_LINES: process.env['FUZZ_LINES'] ?? '300' },

@@ -52,6 +52,21 @@ describe('readMessage refuses what a server would drop unanswered', () => {
     expect(read(CALL(`{"n":1,"s":"${'[{'.repeat(500)}"}`))).toMatchObject({ ok: true });
   });
 
+  test('the bytes are read in time linear in their length: many strings and one backslash at the end, many escapes, many top-level keys', () => {
+    const many = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'x', params: { items: Array.from({ length: 300_000 }, (_, i) => `a${i % 10}`), last: 'end\\' } }));
+    const escapes = Buffer.from(`{"jsonrpc":"2.0","id":1,"method":"x","params":{"s":"${'\\u00e9\\ud83d\\ude00'.repeat(50_000)}"}}`);
+    const keys = Buffer.from(`{"jsonrpc":"2.0","id":1,"method":"x",${Array.from({ length: 200_000 }, (_, i) => `"k${i}":0`).join(',')},"s":"\\n"}`);
+    for (const body of [many, escapes, keys]) {
+      const parsed = performance.now();
+      JSON.parse(body.toString('utf8'));
+      const parse = performance.now() - parsed;
+      const begun = performance.now();
+      expect(readMessage(body, 128)).toMatchObject({ ok: true });
+      // Reading each string to the end of the body for its backslash made the first 80 times the parse.
+      expect(performance.now() - begun).toBeLessThan(10 * parse + 50);
+    }
+  });
+
   test('bytes that are not UTF-8 are refused: a surrogate encoded raw, a lone continuation byte, a cut sequence', () => {
     const withBytes = (bytes: number[]): Buffer => Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"s":"'), Buffer.from(bytes), Buffer.from('"}}')]);
     for (const bytes of [[0xed, 0xa0, 0x80], [0x80], [0xe2, 0x82], [0xff]]) {
@@ -64,6 +79,8 @@ describe('readMessage refuses what a server would drop unanswered', () => {
     expect(read('{"jsonrpc":"2.0","id":1,"method":"x","params":{"s":"\\ud8')).toMatchObject({ ok: false, code: -32700 });
     expect(read('{"jsonrpc":"2.0","id":1,"method":"x","params":{"s":"\\ud800\\u"}}')).toMatchObject({ ok: false, code: -32600 });
     expect(read('{"jsonrpc":"2.0","id":1,"method":"x","params":{"s":"\\ud800\\uzzzz"}}')).toMatchObject({ ok: false, code: -32600 });
+    expect(read('{"jsonrpc":"2.0","id":1,"method":"x","params":{"s":"\\ud800\\udc0g"}}')).toMatchObject({ ok: false, code: -32600 });
+    expect(read('{"jsonrpc":"2.0","id":1,"method":"x","params":{"s":"\\udbff\\uDFFF \\uD7FF \\uE000 \\uABCD"}}')).toMatchObject({ ok: true });
   });
 });
 

@@ -93,10 +93,11 @@ function scanMessage(body: Buffer, maxDepth: number): ScannedMessage {
   /** At depth 1, the value after the next `:` is the top-level id. */
   let idKey = false;
   let idText: string | undefined;
+  const strings = new StringScanner(body);
   for (let at = 0; at < body.length; at++) {
     const byte = body[at]!;
     if (byte === QUOTE) {
-      const end = stringEnd(body, at);
+      const end = strings.end(at);
       if (end < 0) return end === LONE ? { problem: 'a string escapes half of a surrogate pair (\\ud800-\\udfff alone)' } : {};
       if (depth === 1 && keyNext) {
         idKey = isIdKey(body, at + 1, end - 1);
@@ -139,48 +140,83 @@ function isSpace(byte: number): boolean {
   return byte === SPACE || byte === TAB || byte === LF || byte === CR;
 }
 
-/** `stringEnd` found a lone surrogate escape. */
+/** `StringScanner.end` found a lone surrogate escape. */
 const LONE = -2;
-/** `stringEnd` found no closing quote. */
+/** `StringScanner.end` found no closing quote. */
 const OPEN = -1;
 
 /**
- * The offset just past the string that opens at `start`; `LONE` when an escape in it is half of
- * a surrogate pair alone, `OPEN` when it never closes.
+ * Finds where the strings of one body end, in time linear in the body: the next quote and the
+ * next backslash are each looked for once and kept until they are passed (looked for afresh at
+ * each string or escape, a body of many strings and no backslash, or a string of many escapes,
+ * would be read to its end again and again).
  */
-function stringEnd(body: Buffer, start: number): number {
-  let at = start + 1;
-  for (;;) {
-    const quote = body.indexOf(QUOTE, at);
-    if (quote === -1) return OPEN;
-    const slash = body.indexOf(BACKSLASH, at);
-    if (slash === -1 || slash > quote) return quote + 1;
-    // An escape: `\uXXXX` is read for surrogates, any other is two bytes.
-    if (body[slash + 1] !== LOWER_U) {
-      at = slash + 2;
-      continue;
+class StringScanner {
+  private readonly body: Buffer;
+  /** The next quote at or after the last place looked from; -1 when there is none left. */
+  private quote = -2;
+  /** The next backslash, likewise. */
+  private slash = -2;
+
+  constructor(body: Buffer) {
+    this.body = body;
+  }
+
+  /**
+   * The offset just past the string that opens at `start`; `LONE` when an escape in it is half of
+   * a surrogate pair alone, `OPEN` when it never closes.
+   */
+  end(start: number): number {
+    const body = this.body;
+    let at = start + 1;
+    for (;;) {
+      if (this.quote !== -1 && this.quote < at) this.quote = body.indexOf(QUOTE, at);
+      const quote = this.quote;
+      if (quote === -1) return OPEN;
+      if (this.slash !== -1 && this.slash < at) this.slash = body.indexOf(BACKSLASH, at);
+      const slash = this.slash;
+      if (slash === -1 || slash > quote) return quote + 1;
+      // An escape: `\uXXXX` is read for surrogates, any other is two bytes.
+      if (body[slash + 1] !== LOWER_U) {
+        at = slash + 2;
+        continue;
+      }
+      const unit = hexAt(body, slash + 2);
+      if (unit >= 0xdc00 && unit <= 0xdfff) return LONE;
+      if (unit >= 0xd800 && unit <= 0xdbff) {
+        const low = body[slash + 6] === BACKSLASH && body[slash + 7] === LOWER_U ? hexAt(body, slash + 8) : -1;
+        if (low < 0xdc00 || low > 0xdfff) return LONE;
+        at = slash + 12;
+      } else at = slash + 6;
     }
-    const unit = hexAt(body, slash + 2);
-    if (unit >= 0xdc00 && unit <= 0xdfff) return LONE;
-    if (unit >= 0xd800 && unit <= 0xdbff) {
-      const low = body[slash + 6] === BACKSLASH && body[slash + 7] === LOWER_U ? hexAt(body, slash + 8) : -1;
-      if (low < 0xdc00 || low > 0xdfff) return LONE;
-      at = slash + 12;
-    } else at = slash + 6;
   }
 }
 
 /** The four hex digits at `at` as a number; -1 when they are not four hex digits. */
 function hexAt(body: Buffer, at: number): number {
-  const text = body.toString('latin1', at, at + 4);
-  return /^[0-9a-fA-F]{4}$/.test(text) ? parseInt(text, 16) : -1;
+  let unit = 0;
+  for (let digit = at; digit < at + 4; digit++) {
+    const value = hexValue(body[digit]);
+    if (value < 0) return -1;
+    unit = unit * 16 + value;
+  }
+  return unit;
+}
+
+/** The value of one hex digit's byte; -1 for any other byte (or none). */
+function hexValue(byte: number | undefined): number {
+  if (byte === undefined) return -1;
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+  const lower = byte | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x57 : -1;
 }
 
 /** Whether the key between `start` and `end` (its quotes excluded) reads `id`, escapes decoded. */
 function isIdKey(body: Buffer, start: number, end: number): boolean {
-  if (end - start === 2) return body[start] === 0x69 && body[start + 1] === 0x64;
-  const slash = body.indexOf(BACKSLASH, start);
-  if (slash === -1 || slash >= end) return false;
+  const length = end - start;
+  if (length === 2) return body[start] === 0x69 && body[start + 1] === 0x64;
+  // Escaped, `id` is at most twelve bytes (`\u0069\u0064`); the search stays within the key.
+  if (length > 12 || !body.subarray(start, end).includes(BACKSLASH)) return false;
   try {
     return JSON.parse(`"${body.toString('utf8', start, end)}"`) === 'id';
   } catch {
