@@ -101,6 +101,14 @@ describe('gateway: limits', () => {
     expect((await send(started.url, 'POST', { ...JSON_POST, host }, INITIALIZE)).status).toBe(200);
   }, 30_000);
 
+  test('a request head past the limit is answered 431, and the gateway goes on serving', async () => {
+    const started = await gateway({ jsonResponse: true }, { maxHeaderBytes: 2048 });
+    const host = hostOf(started.url);
+    const large = await send(started.url, 'POST', { ...JSON_POST, host, 'x-padding': 'x'.repeat(3000) }, INITIALIZE);
+    expect(large.status).toBe(431);
+    expect((await send(started.url, 'POST', { ...JSON_POST, host, 'x-padding': 'x'.repeat(1000) }, INITIALIZE)).status).toBe(200);
+  }, 30_000);
+
   test('a client slow to send its headers or its body is dropped by the timeouts, while another is served', async () => {
     const started = await gateway({ jsonResponse: true }, { headersTimeoutMs: 400, requestTimeoutMs: 800 });
     const { port } = new URL(started.url);

@@ -15,7 +15,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import type { GatewayLimits } from '../src/adapters/gateway/options.js';
 import { startGateway, type Gateway } from '../src/adapters/gateway/run.js';
-import { captureStream, initializeBody, openRequest, POST_HEADERS, rawRequest, until } from './_helpers/gateway.js';
+import { alive, captureStream, initializeBody, openRequest, POST_HEADERS, rawRequest, until } from './_helpers/gateway.js';
 import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
 import { startBrokenUpstream } from './peers/broken-upstream.js';
 
@@ -40,14 +40,6 @@ async function connect(url: string): Promise<Client> {
   return client;
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const text = (result: unknown): string => (result as { content: { text: string }[] }).content[0]!.text;
 const call = (id: number, name: string, args: object): string => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 

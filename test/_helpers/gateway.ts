@@ -133,3 +133,13 @@ export async function until(check: () => boolean, ms = 5_000): Promise<boolean> 
   while (!check() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 25));
   return check();
 }
+
+/** Whether the process `pid` is alive. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
