@@ -33,6 +33,13 @@ export interface ConversationWiring {
   /** A server message that belongs to no exchange (its own requests and notifications). */
   unrouted(message: Buffer): void;
   report: Wiring['report'];
+  /**
+   * A response can come after its request's answer ended (the server is a process that answers
+   * in its own time): the request's id stays taken until it comes, and it is dropped. Not so for
+   * a `--url` upstream, whose responses come on the request's own answer, or on a resumed stream
+   * the client asked for.
+   */
+  readonly lateResponses?: boolean;
 }
 
 /** A client session's state: the proxy session and the requests waiting for their responses. */
@@ -85,6 +92,7 @@ export class Conversation {
       exchange.reply.onClose(() => {
         if (this.pending.get(key) !== exchange) return;
         this.pending.delete(key);
+        if (this.wiring.lateResponses !== true) return;
         this.forsaken.add(key);
         if (this.forsaken.size > FORSAKEN) this.forsaken.delete(this.forsaken.values().next().value!);
       });

@@ -46,6 +46,7 @@ class StdioSession implements Tenant {
       toServer: (pieces) => this.upstream.send(pieces),
       unrouted: (message) => this.unrouted(message),
       report: (entry) => log.report(entry),
+      lateResponses: true,
     });
     const conversation = this.conversation;
     const reader = new LineReader({
