@@ -3,9 +3,9 @@
  * writes it, so that a message a server would drop unanswered (and its client wait for without
  * end) is answered by the gateway instead, `400` with `-32600` naming what is wrong.
  *
- * `readMessage` does it in two steps. The bytes, before they are parsed (`scanMessage`): valid UTF-8, arrays and objects
- * nested no deeper than the bound (parsing 100,000 levels costs a second), no string escaping
- * half of a surrogate pair, and the text of the top-level `id`. Then the parsed message
+ * `readMessage` does it in two steps. The bytes, before they are parsed (`scanMessage`): valid
+ * UTF-8, arrays and objects nested no deeper than the bound (parsing 100,000 levels costs a
+ * second), no string escaping half of a surrogate pair, and the text of the top-level `id`. Then the parsed message
  * (`checkMessage`): `jsonrpc` is `"2.0"`; a request or notification has a string `method`, an
  * object `params` if any, and a request an `id` that is a string or an integer written as one
  * (`1.0` reads as 1 in JavaScript and as a float in Python: two readings, refused), within what
@@ -119,7 +119,7 @@ function scanMessage(body: Buffer, maxDepth: number): ScannedMessage {
   return idText === undefined ? {} : { idText };
 }
 
-/** The end of a string's scalar value: a number, `true`, `null`… (ends at white space, `,` or a bracket). */
+/** The end of a scalar value that starts at `start`: a number, `true`, `null`… (it ends at white space, `,`, a quote or a bracket). */
 function scalarEnd(body: Buffer, start: number): number {
   let at = start;
   while (at < body.length) {
