@@ -26,10 +26,12 @@ module.exports = {
         'Four named modules need internals: the proxy reads message heads with the JSON scanner and copies ' +
         'what it keeps of them with src/json/strings.ts (src/adapters/proxy/message.ts), splices into the ' +
         'bytes of a call the spans the text path rewrote, so the bytes it leaves alone go on as they came ' +
-        '(src/adapters/proxy/session.ts and src/adapters/proxy/splice.ts, through src/coerce/coerce.ts), ' +
-        'and tells the scanner which arguments it checked for control bytes (session.ts), and the MCP wire ' +
+        '(src/adapters/proxy/call-repair.ts and src/adapters/proxy/splice.ts, through src/coerce/coerce.ts), ' +
+        'and tells the scanner which arguments it checked for control bytes (call-repair.ts; session.ts reads a ' +
+        'line\'s first token with it); the repair of tool results finds `structuredContent` with the scanner and ' +
+        'splices the spans the text path rewrote in it (src/adapters/proxy/result-repair.ts); and the MCP wire ' +
         'writes exact numbers with the number-literal helpers (src/adapters/mcp/wire.ts).',
-      from: { path: '^src/adapters/', pathNot: '^src/adapters/(proxy/message|proxy/session|proxy/splice|mcp/wire)[.]ts$' },
+      from: { path: '^src/adapters/', pathNot: '^src/adapters/(proxy/message|proxy/call-repair|proxy/result-repair|proxy/session|proxy/splice|mcp/wire)[.]ts$' },
       to: { path: '^src/(json|schema|coerce|report)/' },
     },
     { name: 'not-to-unresolvable', severity: 'error', comment: 'Every import resolves.', from: {}, to: { couldNotResolve: true } },

@@ -21,6 +21,9 @@ export interface Caller {
   readonly credential: Buffer;
 }
 
+/** The caller of a pooled server process that serves no request now: no client's. */
+export const NO_CALLER: Caller = { client: 'none', credential: Buffer.alloc(32) };
+
 /**
  * The caller of `request`.
  *

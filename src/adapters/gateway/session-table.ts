@@ -70,12 +70,23 @@ export class SessionTable<T extends Tenant> {
 
   /** Makes room for a new session of `caller`, ending the least recently used idle one of its client, or of all, where a bound is reached. */
   admit(caller: Caller, now: number = Date.now()): Admission {
+    const mine = this.admitClient(caller, now);
+    if (!mine.ok) return mine;
+    const all = [...this.entries.values()];
+    if (all.length >= this.limits.maxSessions && !this.evict(all, undefined)) return this.refusal(all, now, `the limit of ${this.limits.maxSessions} sessions is reached`);
+    return { ok: true };
+  }
+
+  /**
+   * Makes room for one more session of `caller`'s client within the per-client bound only (a
+   * pooled process, already counted in all, about to serve it), ending its least recently used
+   * idle one if need be.
+   */
+  admitClient(caller: Caller, now: number = Date.now()): Admission {
     const mine = [...this.entries.values()].filter((entry) => entry.tenant.caller.client === caller.client);
     if (mine.length >= this.limits.maxSessionsPerClient && !this.evict(mine, caller.client)) {
       return this.refusal(mine, now, `the limit of ${this.limits.maxSessionsPerClient} sessions per client is reached`);
     }
-    const all = [...this.entries.values()];
-    if (all.length >= this.limits.maxSessions && !this.evict(all, undefined)) return this.refusal(all, now, `the limit of ${this.limits.maxSessions} sessions is reached`);
     return { ok: true };
   }
 

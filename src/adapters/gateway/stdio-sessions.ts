@@ -2,8 +2,10 @@
  * A stdio server behind the gateway: one server process per client session, started by the
  * session's `initialize` and ended by its DELETE, by the idle timeouts, to make room for another
  * (`SessionTable`), or by the gateway's shutdown. A session answers only the caller that opened
- * it. Each session is a `Conversation` over the proxy's session logic, its server's lines read by
- * the proxy's framing; each request waits for its response at most the call timeout.
+ * it. Requests of the 2026-07-28 revision, which name no session, are served by pooled processes
+ * under the same bounds. Each session is a `Conversation` over the proxy's session logic, its
+ * server's lines read by the proxy's framing; each request waits for its response at most the
+ * call timeout.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -13,12 +15,14 @@ import { stdioUpstream } from '../proxy/stdio-upstream.js';
 import type { Connect } from '../proxy/upstream.js';
 import { sessionIdOf, SESSION_NOT_FOUND, TRANSPORT_ERROR, type Backend, type ClientMessage } from './backend.js';
 import { timeCall } from './call-timeout.js';
-import { callerOf, type Caller } from './caller.js';
+import { callerOf, NO_CALLER, type Caller } from './caller.js';
 import { Conversation } from './conversation.js';
 import type { GatewayLimits } from './options.js';
 import { rpcError, type Reply } from './reply.js';
 import type { GatewayLog } from './log.js';
-import { SessionTable, type Tenant } from './session-table.js';
+import { SessionTable, type Admission, type Tenant } from './session-table.js';
+import { isStateless, StatelessPool } from './stateless.js';
+import type { SchemaMaps } from '../proxy/options.js';
 
 /** How long a server whose input was closed has to exit before it is sent SIGTERM, and then SIGKILL. */
 const EXIT_GRACE_MS = 3_000;
@@ -26,10 +30,13 @@ const NEWLINE = Buffer.from('\n');
 
 type Upstream = ReturnType<Connect>;
 
-/** One client session and its server process. */
+/** One client session and its server process (or a pooled process, serving requests without a session). */
 class StdioSession implements Tenant {
   readonly id = randomUUID();
-  readonly caller: Caller;
+  /** Who opened it; for a pooled process, whose request it serves (`NO_CALLER` while free). */
+  caller: Caller;
+  /** A pooled process: never named to a client, never found by a session id. */
+  readonly pooled: boolean;
   readonly conversation: Conversation;
   readonly upstream: Upstream;
   /** The session's GET stream, while one is open. */
@@ -40,8 +47,9 @@ class StdioSession implements Tenant {
   private readonly deadlines = new Map<Reply, number>();
   private ending = false;
 
-  constructor(connect: Connect, options: ProxyOptions, log: GatewayLog, caller: Caller) {
+  constructor(connect: Connect, options: ProxyOptions, log: GatewayLog, caller: Caller, pooled: boolean) {
     this.caller = caller;
+    this.pooled = pooled;
     this.conversation = new Conversation(options, {
       toServer: (pieces) => this.upstream.send(pieces),
       unrouted: (message) => this.unrouted(message),
@@ -61,6 +69,16 @@ class StdioSession implements Tenant {
 
   get busy(): boolean {
     return this.conversation.busy;
+  }
+
+  /** Whether the session is ending (its server's input is closed). */
+  get ended(): boolean {
+    return this.ending;
+  }
+
+  /** A pooled process serves a request of `caller` (`undefined`: it is free again). */
+  serve(caller: Caller | undefined): void {
+    this.caller = caller ?? NO_CALLER;
   }
 
   get streaming(): boolean {
@@ -144,6 +162,8 @@ export class StdioSessions implements Backend {
   private readonly options: ProxyOptions;
   private readonly limits: GatewayLimits;
   private readonly log: GatewayLog;
+  /** The processes serving requests without a session (2026-07-28), one request at a time each. */
+  private readonly stateless: StatelessPool<StdioSession>;
 
   constructor(command: readonly string[], options: ProxyOptions, limits: GatewayLimits, log: GatewayLog) {
     this.connect = stdioUpstream(command);
@@ -151,9 +171,11 @@ export class StdioSessions implements Backend {
     this.limits = limits;
     this.log = log;
     this.sessions = new SessionTable(limits, (text) => log.warn(text));
+    this.stateless = new StatelessPool((session) => !session.busy && !session.ended, limits.maxSessions, 1);
   }
 
   post(request: IncomingMessage, message: ClientMessage, reply: Reply): void {
+    if (isStateless(request, message.body)) return this.postStateless(request, message, reply);
     const session = this.sessionFor(request, reply, message.method === 'initialize');
     if (session === undefined) return;
     // A notification does not put a session in use; a request (other than its initialize) or a response does.
@@ -183,7 +205,7 @@ export class StdioSessions implements Backend {
   remove(request: IncomingMessage, response: ServerResponse): void {
     const id = sessionIdOf(request);
     const session = id === undefined ? undefined : this.sessions.find(id, callerOf(request));
-    if (session === undefined) {
+    if (session === undefined || session.pooled) {
       response.writeHead(id === undefined ? 400 : 404, { 'content-type': 'application/json' }).end(rpcError(id === undefined ? TRANSPORT_ERROR : SESSION_NOT_FOUND, id === undefined ? 'Bad Request: Mcp-Session-Id header is required' : 'Session not found'));
       return;
     }
@@ -205,26 +227,61 @@ export class StdioSessions implements Backend {
     const caller = callerOf(request);
     if (id === undefined && initialize) return this.open(caller, reply);
     const session = id === undefined ? undefined : this.sessions.find(id, caller);
-    if (session !== undefined) return session;
+    if (session !== undefined && !session.pooled) return session;
     if (id === undefined) reply.fail(400, rpcError(TRANSPORT_ERROR, 'Bad Request: Mcp-Session-Id header is required'));
     else reply.fail(404, rpcError(SESSION_NOT_FOUND, 'Session not found'));
     return undefined;
   }
 
-  private open(caller: Caller, reply: Reply): StdioSession | undefined {
-    const admission = this.sessions.admit(caller);
-    if (!admission.ok) {
-      this.log.warn(`refused a session: ${admission.reason}`);
-      reply.fail(503, rpcError(TRANSPORT_ERROR, `Service Unavailable: ${admission.reason}; retry in ${admission.retryAfter} s`), { 'content-type': 'application/json', 'retry-after': String(admission.retryAfter) });
-      return undefined;
-    }
-    const session = new StdioSession(this.connect, this.options, this.log, caller);
+  /**
+   * A request of the 2026-07-28 revision: served by a server process free of any other request (a
+   * new one when none is), never named to the client. The process counts as its client's session
+   * while it serves the request (the per-client bound), as no one's when free. A process whose
+   * request ends before its answer (its client left, or the call timed out) is ended, so nothing
+   * it goes on sending can reach the next request's client. A notification has no process to go
+   * to: it is acknowledged and dropped.
+   */
+  private postStateless(request: IncomingMessage, message: ClientMessage, reply: Reply): void {
+    const id = message.requestId;
+    if (id === undefined) return reply.end();
+    const caller = callerOf(request);
+    if (!this.admitted(this.sessions.admitClient(caller), reply)) return;
+    // The server classifies each process by its first message, the same envelope for every caller: one pool.
+    const session = this.stateless.take('', (catalogue) => this.open(caller, reply, catalogue));
+    if (session === undefined) return;
+    session.serve(caller);
+    this.sessions.touch(session.id, true);
+    session.answering(reply);
+    // Registered before the conversation's own: the request is still waiting when its answer ended.
+    reply.onClose(() => {
+      if (session.busy) session.end();
+      session.serve(undefined);
+      this.sessions.touch(session.id, false);
+    });
+    session.conversation.fromClient(message.body, id, { reply, headers: {} });
+    session.waits(reply, timeCall(reply, id, message.method, this.limits.callTimeoutMs, (notification) => session.cancel(notification)));
+  }
+
+  /** A new session of `caller` (a pooled process serving requests without a session, with the pool's `catalogue`), within the bounds. */
+  private open(caller: Caller, reply: Reply, catalogue?: SchemaMaps): StdioSession | undefined {
+    if (!this.admitted(this.sessions.admit(caller), reply)) return undefined;
+    const options = catalogue === undefined ? this.options : { ...this.options, catalogue };
+    const session = new StdioSession(this.connect, options, this.log, caller, catalogue !== undefined);
     this.sessions.add(session);
-    reply.header('mcp-session-id', session.id);
+    if (catalogue === undefined) reply.header('mcp-session-id', session.id);
     void session.upstream.done.then((status) => {
       this.sessions.remove(session.id);
+      this.stateless.forget(session);
       session.gone(status);
     });
     return session;
+  }
+
+  /** Whether `admission` lets a session open (or a pooled process serve); answers 503 with `Retry-After` when not. */
+  private admitted(admission: Admission, reply: Reply): boolean {
+    if (admission.ok) return true;
+    this.log.warn(`refused a session: ${admission.reason}`);
+    reply.fail(503, rpcError(TRANSPORT_ERROR, `Service Unavailable: ${admission.reason}; retry in ${admission.retryAfter} s`), { 'content-type': 'application/json', 'retry-after': String(admission.retryAfter) });
+    return false;
   }
 }

@@ -3,7 +3,6 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { toPlainNumbers } from '../../index.js';
 import { Paging, ToolSchemas } from '../shared/tool-schemas.js';
 import { errorResult, prepare, type McpCoercionOptions } from './options.js';
 
@@ -90,7 +89,7 @@ function interpose(server: Server, transport: Transport, options: ServerCoercion
       return undefined;
     }
     options.onCoerce?.({ tool: name, schemaFound: true, dispatched: true, call });
-    return { ...request, params: { ...request.params, arguments: toPlainNumbers(call.args) } } as unknown as JSONRPCMessage;
+    return { ...request, params: { ...request.params, arguments: call.args } } as unknown as JSONRPCMessage;
   };
 
   Object.defineProperty(transport, 'onmessage', {
