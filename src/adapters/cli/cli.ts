@@ -18,7 +18,7 @@ import { runGateway } from '../gateway/run.js';
 import type { GatewayOptions, GatewayUpstream } from '../gateway/options.js';
 import { LIMIT_OPTIONS, limitsHelp } from '../gateway/limits.js';
 import { loadValidateArgs } from '../shared/load-validator.js';
-import { ConfigError, configSchema, limitsOf, readConfig, type OptionValues } from './gateway-config.js';
+import { CONFIG_REFINED, ConfigError, configSchema, limitsOf, LISTEN, readConfig, type OptionValues } from './gateway-config.js';
 
 const HELP = `Usage: schema-coerce --schema <file | inline JSON> [options] [args JSON | -]
        schema-coerce proxy [proxy options] -- <server command> [args…]
@@ -177,16 +177,6 @@ const GATEWAY_OPTIONS = {
   config: { type: 'string' },
   ...(Object.fromEntries(LIMIT_OPTIONS.map((option) => [option.name, { type: 'string' }])) as Record<string, { type: 'string' }>),
 } as const;
-
-/** `--listen`: a host name, an IPv4 address or a bracketed IPv6 one, a colon, a port. */
-const LISTEN = '^(\\[[0-9a-fA-F:.]+\\]|[^:\\s]+):(\\d{1,5})$';
-
-/** What a config file may hold beyond each option's type: the forms the command line checks. */
-const CONFIG_REFINED: Readonly<Record<string, object>> = {
-  listen: { type: 'string', pattern: LISTEN, description: 'host:port' },
-  path: { type: 'string', pattern: '^/', description: 'a path starting with /' },
-  'integer-range': { enum: ['int64', 'safe', 'unbounded'] },
-};
 
 /** A subcommand's own arguments (before `--`) and the server command (after it). */
 function splitCommand(argv: string[]): { own: string[]; command: string[] } {

@@ -30,6 +30,16 @@ type OptionTable = Readonly<Record<string, { readonly type: 'string' | 'boolean'
 /** What `parseArgs` of `node:util` gives for options: a string, a boolean, or a list of strings. */
 export type OptionValues = Record<string, string | boolean | string[] | undefined>;
 
+/** `--listen`: a host name, an IPv4 address or a bracketed IPv6 one, a colon, a port. */
+export const LISTEN = '^(\\[[0-9a-fA-F:.]+\\]|[^:\\s]+):(\\d{1,5})$';
+
+/** What a gateway's config file may hold beyond each option's type: the forms its command line checks. */
+export const CONFIG_REFINED: Readonly<Record<string, object>> = {
+  listen: { type: 'string', pattern: LISTEN, description: 'host:port' },
+  path: { type: 'string', pattern: '^/', description: 'a path starting with /' },
+  'integer-range': { enum: ['int64', 'safe', 'unbounded'] },
+};
+
 /** The largest whole seconds a timer takes (2^31 - 1 ms): a longer one would fire at once. */
 export const MAX_SECONDS = 2_147_483;
 
