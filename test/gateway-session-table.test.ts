@@ -63,6 +63,34 @@ describe('SessionTable', () => {
     sessions.close();
   });
 
+  test('admitClient keeps the per-client bound alone (a pooled process is already counted in all): past it, its own idle one ends, or it is refused', () => {
+    const { sessions, warnings } = table({ maxSessions: 2 });
+    const other = add(sessions, 'o', caller('10.0.0.9'), 0);
+    const mine = add(sessions, 'a', caller('10.0.0.1'), 1);
+    // At the cap in all, yet within its own bound: admitted, nothing ended.
+    expect(sessions.admitClient(caller('10.0.0.1'), 2)).toEqual({ ok: true });
+    expect(sessions.admit(caller('10.0.0.1'), 2)).toEqual({ ok: true });
+    expect([other.ended, mine.ended]).toEqual([1, 0]);
+    sessions.remove('o');
+    const second = add(sessions, 'b', caller('10.0.0.1'), 3);
+    second.busy = true;
+    second.settlesAt = 5_000;
+    expect(sessions.admitClient(caller('10.0.0.1'), 4)).toEqual({ ok: true });
+    expect([mine.ended, second.ended]).toEqual([1, 0]);
+    sessions.remove('a');
+    const third = add(sessions, 'c', caller('10.0.0.1'), 5);
+    third.streaming = true;
+    sessions.touch('c', true, 5);
+    // Refused with the time until the soonest settles: the busy one's call (the streaming one idles till 10,005).
+    expect(sessions.admitClient(caller('10.0.0.1'), 1_000)).toEqual({ ok: false, retryAfter: 4, reason: 'the limit of 2 sessions per client is reached' });
+    expect(sessions.admitClient(caller('10.0.0.2'), 1_000)).toEqual({ ok: true });
+    expect(warnings).toEqual([
+      'ended the least recently used idle session to make room (the limit of 2 sessions is reached)',
+      'ended the least recently used idle session to make room (10.0.0.1 is at the limit of 2 sessions per client)',
+    ]);
+    sessions.close();
+  });
+
   test('past the cap the least recently used idle session of any client ends; busy and streaming ones are passed over', () => {
     const { sessions, warnings } = table({ maxSessionsPerClient: 3 });
     const busy = add(sessions, 'a', caller('10.0.0.1'), 0);
