@@ -9,8 +9,10 @@
  * The probes: abandoned sessions past the cap (no lockout), a flood from one client beside
  * another, a cap of sessions all in use (503 with Retry-After), another caller's session id for
  * POST, GET and DELETE (404), a call the server never answers (the call timeout, with SSE
- * keep-alive lines while it waits), messages that are not JSON-RPC 2.0 (400, -32600), and a
- * `--url` upstream that drops its answer mid-call (-32000 naming it).
+ * keep-alive lines while it waits), the same two for a call of the 2026-07-28 revision (no
+ * session: the timeout, and the per-client bound it counts under), messages that are not
+ * JSON-RPC 2.0 (400, -32600), and a `--url` upstream that drops its answer mid-call (-32000
+ * naming it).
  */
 import { join } from 'node:path';
 import { initializeBody, openRequest, POST_HEADERS, rawRequest, startGatewayProcess, type RawAnswer, type RunningGateway } from '../test/_helpers/gateway.js';
@@ -28,6 +30,9 @@ function check(condition: boolean, got: unknown): void {
 }
 
 const call = (id: number | string, name: string, args: object = {}): string => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+/** A request of the 2026-07-28 revision: its envelope in `params._meta`, no session. */
+const modernCall = (id: number, name: string, args: object): string => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
+const MODERN = { ...POST_HEADERS, 'mcp-protocol-version': '2026-07-28' };
 const error = (answer: RawAnswer): { code?: number; message?: string } => (JSON.parse(answer.body) as { error?: { code: number; message: string } }).error ?? {};
 
 async function open(url: string, from: string, authorization?: string): Promise<string> {
@@ -55,8 +60,9 @@ const STDIO: readonly Probe[] = [
   }],
   ['every session with a call waiting: initialize answered 503 with Retry-After', async (url) => {
     const sessions = await Promise.all(['127.0.0.4', '127.0.0.4', '127.0.0.5', '127.0.0.5'].map(async (from) => [from, await open(url, from)] as const));
-    const waiting = sessions.map(([from, session]) => rawRequest(url, { headers: { ...POST_HEADERS, accept: 'application/json', 'mcp-session-id': session }, body: call(1, 'slow', { ms: 1_500 }), from }));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const waiting = sessions.map(([from, session]) => rawRequest(url, { headers: { ...POST_HEADERS, accept: 'application/json', 'mcp-session-id': session }, body: call(1, 'slow', { ms: 3_000 }), from }));
+    // Time for every call to reach the server, on a loaded machine too.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     const refused = await rawRequest(url, { headers: POST_HEADERS, body: initializeBody(), from: '127.0.0.6' });
     await Promise.all(waiting);
     const retry = Number(refused.headers['retry-after']);
@@ -83,6 +89,19 @@ const STDIO: readonly Probe[] = [
     const took = Date.now() - begun;
     const text = answer.text();
     check(text.startsWith(': keepalive\n\n') && text.includes('"error":{"code":-32001,"message":"schema-coerce gateway: no response within 5 s (the call timeout)"}') && took < 10_000, [took, text]);
+  }],
+  ['a call of the 2026-07-28 revision (no session) the server never answers: -32001 naming the call timeout, no session named', async (url) => {
+    const answer = await rawRequest(url, { headers: { ...MODERN, accept: 'application/json' }, body: modernCall(5, 'slow', { ms: 600_000 }), from: '127.0.0.12' });
+    check(answer.headers['mcp-session-id'] === undefined && error(answer).code === -32001 && error(answer).message === 'schema-coerce gateway: no response within 5 s (the call timeout)', [answer.status, answer.body]);
+  }],
+  ['a client at its bound (2 sessions with calls waiting): a call of the 2026-07-28 revision answered 503 with Retry-After too', async (url) => {
+    const sessions = [await open(url, '127.0.0.13'), await open(url, '127.0.0.13')];
+    const waiting = sessions.map((session) => rawRequest(url, { headers: { ...POST_HEADERS, accept: 'application/json', 'mcp-session-id': session }, body: call(1, 'slow', { ms: 3_000 }), from: '127.0.0.13' }));
+    // Time for every call to reach the server, on a loaded machine too.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const refused = await rawRequest(url, { headers: MODERN, body: modernCall(6, 'echo', { n: 6 }), from: '127.0.0.13' });
+    await Promise.all(waiting);
+    check(refused.status === 503 && Number(refused.headers['retry-after']) >= 1 && /^Service Unavailable: the limit of 2 sessions per client is reached; retry in \d+ s$/.test(error(refused).message ?? ''), [refused.status, refused.headers['retry-after'], refused.body]);
   }],
   ...([
     ['id null', '{"jsonrpc":"2.0","id":null,"method":"ping"}'],
