@@ -59,7 +59,9 @@ const STDIO: readonly Probe[] = [
     check(answer.status === 200, [answer.status, answer.body]);
   }],
   ['every session with a call waiting: initialize answered 503 with Retry-After', async (url) => {
-    const sessions = await Promise.all(['127.0.0.4', '127.0.0.4', '127.0.0.5', '127.0.0.5'].map(async (from) => [from, await open(url, from)] as const));
+    // One after another: four servers starting at once on a loaded machine can take longer than the call timeout to answer initialize.
+    const sessions: (readonly [string, string])[] = [];
+    for (const from of ['127.0.0.4', '127.0.0.4', '127.0.0.5', '127.0.0.5']) sessions.push([from, await open(url, from)]);
     const waiting = sessions.map(([from, session]) => rawRequest(url, { headers: { ...POST_HEADERS, accept: 'application/json', 'mcp-session-id': session }, body: call(1, 'slow', { ms: 3_000 }), from }));
     // Time for every call to reach the server, on a loaded machine too.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
