@@ -13,6 +13,7 @@ import type { GatewayLimits } from '../src/adapters/gateway/options.js';
 import { startGateway, type Gateway } from '../src/adapters/gateway/run.js';
 import { alive, captureStream, initializeBody, openRequest, POST_HEADERS, rawRequest, until, type OpenAnswer } from './_helpers/gateway.js';
 import { V2_STDIO, textOf } from './_helpers/modern.js';
+import { startBrokenUpstream } from './peers/broken-upstream.js';
 import { startV2HttpPeer } from './peers/v2-http-server.js';
 
 const STDIO_PEER = [process.execPath, join(import.meta.dirname, 'peers', 'gateway-stdio.mjs')];
@@ -75,6 +76,18 @@ describe('the call timeout waits on requests only', () => {
     expect(await until(() => !alive(pid), 10_000)).toBe(true);
     const next = await rawRequest(gateway.url, { headers: json, body: modernCall(3, 'echo', { n: 4 }) });
     expect(JSON.parse(next.body)).toMatchObject({ id: 3, result: { content: [{ text: 'n:4' }] } });
+  }, 30_000);
+
+  test('through a --url upstream, a 2026-07-28 call past it gets -32001 and its upstream request is abandoned; no notifications/cancelled goes without a session to name', async () => {
+    const upstream = await startBrokenUpstream();
+    cleanups.push(() => upstream.close());
+    const gateway = await startGateway({ kind: 'url', url: new URL(upstream.url), headers: {} }, { host: '127.0.0.1', port: 0, path: '/mcp', limits: { callTimeoutMs: 500 } }, captureStream());
+    cleanups.push(() => gateway.close());
+    const answer = await rawRequest(gateway.url, { headers: { ...MODERN, accept: 'application/json' }, body: modernCall(7, 'hang', {}) });
+    expect([answer.headers['mcp-session-id'], JSON.parse(answer.body)]).toEqual([undefined, { jsonrpc: '2.0', id: 7, error: { code: -32001, message: 'schema-coerce gateway: no response within 500 ms (the call timeout)' } }]);
+    expect(await until(() => upstream.abandoned() === 1)).toBe(true);
+    await sleep(300);
+    expect(upstream.received.map(({ session, message }) => [session, message.method])).toEqual([[undefined, 'tools/list'], [undefined, 'tools/call']]);
   }, 30_000);
 
   test('through a --url upstream, a client\'s subscriptions/listen stream outlives it: a tool added later is announced, listed and repaired', async () => {
