@@ -50,11 +50,11 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 describe('the call timeout waits on requests only', () => {
   test('a subscriptions/listen answer and a session\'s GET stream outlive it, with keep-alives', async () => {
-    const gateway = await stdioGateway(V2_STDIO, { callTimeoutMs: 1_000, keepaliveMs: 200 });
+    const gateway = await stdioGateway(V2_STDIO, { callTimeoutMs: 2_000, keepaliveMs: 200 });
     const listen = await held(gateway.url, { method: 'POST', headers: MODERN, body: modern('listen:0', 'subscriptions/listen', { notifications: { toolsListChanged: true } }) });
     const init = await rawRequest(gateway.url, { headers: POST_HEADERS, body: initializeBody() });
     const stream = await held(gateway.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': init.headers['mcp-session-id'] as string } });
-    // The server acknowledges the subscription once its process is up; the stream then stays open past the timeout twice over.
+    // The server acknowledges the subscription once its process is up; the stream then stays open past the timeout.
     expect(await until(() => listen.text().includes('notifications/subscriptions/acknowledged'), 15_000)).toBe(true);
     await sleep(2_500);
     expect([listen.status, listen.closed(), stream.status, stream.closed()]).toEqual([200, false, 200, false]);
@@ -65,14 +65,15 @@ describe('the call timeout waits on requests only', () => {
   }, 30_000);
 
   test('a call of the 2026-07-28 revision past it gets -32001 naming it, and the process that served it is ended', async () => {
-    const gateway = await stdioGateway(STDIO_PEER, { callTimeoutMs: 1_500 });
+    // Time enough for a server process to start on a loaded machine: its first call must be answered.
+    const gateway = await stdioGateway(STDIO_PEER, { callTimeoutMs: 5_000 });
     const json = { ...MODERN, accept: 'application/json' };
     const pid = Number(JSON.parse((await rawRequest(gateway.url, { headers: json, body: modernCall(1, 'pid', {}) })).body).result.content[0].text);
     const begun = Date.now();
     // The free process that told its pid serves the next request.
     const timedOut = await rawRequest(gateway.url, { headers: json, body: modernCall(2, 'slow', { ms: 60_000 }) });
-    expect(Date.now() - begun).toBeGreaterThanOrEqual(1_450);
-    expect([timedOut.status, timedOut.headers['mcp-session-id'], JSON.parse(timedOut.body)]).toEqual([200, undefined, { jsonrpc: '2.0', id: 2, error: { code: -32001, message: 'schema-coerce gateway: no response within 1500 ms (the call timeout)' } }]);
+    expect(Date.now() - begun).toBeGreaterThanOrEqual(4_950);
+    expect([timedOut.status, timedOut.headers['mcp-session-id'], JSON.parse(timedOut.body)]).toEqual([200, undefined, { jsonrpc: '2.0', id: 2, error: { code: -32001, message: 'schema-coerce gateway: no response within 5 s (the call timeout)' } }]);
     expect(await until(() => !alive(pid), 10_000)).toBe(true);
     const next = await rawRequest(gateway.url, { headers: json, body: modernCall(3, 'echo', { n: 4 }) });
     expect(JSON.parse(next.body)).toMatchObject({ id: 3, result: { content: [{ text: 'n:4' }] } });
@@ -93,7 +94,7 @@ describe('the call timeout waits on requests only', () => {
   test('through a --url upstream, a client\'s subscriptions/listen stream outlives it: a tool added later is announced, listed and repaired', async () => {
     const server = await startV2HttpPeer({ legacy: 'reject' });
     cleanups.push(() => server.close());
-    const gateway = await startGateway({ kind: 'url', url: new URL(server.url), headers: {} }, { host: '127.0.0.1', port: 0, path: '/mcp', lenient: true, limits: { callTimeoutMs: 1_000 } }, captureStream());
+    const gateway = await startGateway({ kind: 'url', url: new URL(server.url), headers: {} }, { host: '127.0.0.1', port: 0, path: '/mcp', lenient: true, limits: { callTimeoutMs: 2_000 } }, captureStream());
     cleanups.push(() => gateway.close());
     let changed!: () => void;
     const listed = new Promise<string[]>((resolve) => (changed = () => void client.listTools().then(({ tools }) => resolve(tools.map(({ name }) => name)))));
