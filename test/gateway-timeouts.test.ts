@@ -108,6 +108,23 @@ describe('the call timeout', () => {
   }, 30_000);
 });
 
+describe('the call timeout and an answer going through', () => {
+  test('a --url JSON answer already going through unread when the time is up is let finish: the client gets it whole, the upstream is not told to cancel', async () => {
+    const upstream = await startBrokenUpstream();
+    cleanups.push(() => upstream.close());
+    const gateway = await startGateway({ kind: 'url', url: new URL(upstream.url), headers: {} }, { host: '127.0.0.1', port: 0, path: '/mcp', limits: { callTimeoutMs: 500 } }, captureStream());
+    cleanups.push(() => gateway.close());
+    const json = { ...POST_HEADERS, accept: 'application/json' };
+    const init = await rawRequest(gateway.url, { headers: json, body: initializeBody() });
+    const session = { 'mcp-session-id': init.headers['mcp-session-id'] as string };
+    // The schemas first, so the call's answer is the only request in flight when the time is up.
+    await rawRequest(gateway.url, { headers: { ...json, ...session }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    const answer = await rawRequest(gateway.url, { headers: { ...json, ...session }, body: call(2, 'slow-json', { n: 1_500 }) });
+    expect([answer.status, JSON.parse(answer.body)]).toEqual([200, { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'late but whole' }] } }]);
+    expect(upstream.received.filter(({ message }) => message.method === 'notifications/cancelled')).toEqual([]);
+  }, 30_000);
+});
+
 describe('the SSE keep-alive', () => {
   test('a call waiting on an SSE answer gets its head and comment lines while it waits, then its response', async () => {
     const gateway = await stdioGateway({ keepaliveMs: 150 });

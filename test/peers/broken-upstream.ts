@@ -2,7 +2,8 @@
  * A Streamable HTTP upstream that fails the way real ones do, hand-written on node:http so each
  * failure is exact: `hang` never answers (until the request is abandoned, which it records),
  * `die-sse` starts an SSE answer, sends a notification and drops the connection, `die-json`
- * drops it halfway through a JSON answer, `empty` answers a request `202` with no body, and
+ * drops it halfway through a JSON answer, `slow-json` sends half a JSON answer and the rest after
+ * `n` milliseconds, `empty` answers a request `202` with no body, and
  * `echo` answers. An `initialize` from a client named `hang` is never answered either. Every
  * session id is new per `initialize`; every message received is recorded.
  */
@@ -24,7 +25,7 @@ export interface BrokenUpstream {
   close(): Promise<void>;
 }
 
-const TOOLS = ['echo', 'hang', 'die-sse', 'die-json', 'empty'].map((name) => ({ name, inputSchema: { type: 'object', properties: { n: { type: 'integer' } } } }));
+const TOOLS = ['echo', 'hang', 'die-sse', 'die-json', 'slow-json', 'empty'].map((name) => ({ name, inputSchema: { type: 'object', properties: { n: { type: 'integer' } } } }));
 
 /** Starts it on 127.0.0.1 and a free port. */
 export async function startBrokenUpstream(): Promise<BrokenUpstream> {
@@ -66,6 +67,14 @@ export async function startBrokenUpstream(): Promise<BrokenUpstream> {
         response.write(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[`);
         setTimeout(() => response.socket?.destroy(), 50);
         return;
+      case 'slow-json': {
+        // Half a JSON answer at once, the rest after `n` milliseconds.
+        const text = JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'late but whole' }] } });
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+        response.write(text.slice(0, 20));
+        setTimeout(() => response.end(text.slice(20)), Number((params as { arguments?: { n?: number } }).arguments?.n ?? 1_000));
+        return;
+      }
       case 'empty':
         return void response.writeHead(202).end();
       default:
