@@ -1,5 +1,5 @@
 /**
- * The one `tools/list` tracker of the adapters: the input schemas a peer advertised, by tool name,
+ * The one `tools/list` tracker of the adapters: the input and output schemas a peer advertised, by tool name,
  * learnt from `tools/list` responses (every page) and forgotten on
  * `notifications/tools/list_changed`. The MCP client and server wrappers and the proxy all use it.
  */
@@ -73,6 +73,7 @@ type RequestId = unknown;
 /** Tool schemas by name, and the `tools/list` requests whose responses will tell more. */
 export class ToolSchemas {
   private readonly byName = new Map<string, unknown>();
+  private readonly outputs = new Map<string, unknown>();
   /** `tools/list` requests awaiting their response: id → whether it asked for the first page. */
   private readonly requests = new Map<RequestId, boolean>();
   private readonly shared: SharedSchemas | undefined;
@@ -87,18 +88,31 @@ export class ToolSchemas {
     return this.byName.get(name);
   }
 
+  /** The output schema of a tool, or `undefined` when it has none or has not been advertised. */
+  output(name: string): unknown {
+    return this.outputs.get(name);
+  }
+
   /** Records a page of a `tools/list` result; the first page (`fromStart`) replaces what was known. */
   store(tools: readonly unknown[], fromStart: boolean): void {
-    if (fromStart) this.byName.clear();
+    if (fromStart) this.clear();
     for (const tool of tools) {
-      const { name, inputSchema } = (tool ?? {}) as { name?: unknown; inputSchema?: unknown };
-      if (typeof name === 'string') this.byName.set(name, this.shared === undefined ? inputSchema : this.shared.intern(inputSchema));
+      const { name, inputSchema, outputSchema } = (tool ?? {}) as { name?: unknown; inputSchema?: unknown; outputSchema?: unknown };
+      if (typeof name !== 'string') continue;
+      this.byName.set(name, this.interned(inputSchema));
+      if (outputSchema === undefined) this.outputs.delete(name);
+      else this.outputs.set(name, this.interned(outputSchema));
     }
   }
 
   /** Forgets every schema, as on `notifications/tools/list_changed`. */
   clear(): void {
     this.byName.clear();
+    this.outputs.clear();
+  }
+
+  private interned(schema: unknown): unknown {
+    return this.shared === undefined ? schema : this.shared.intern(schema);
   }
 
   /** A `tools/list` request with this id went to the peer (with a `cursor`, when `fromStart` is false). */

@@ -1,0 +1,262 @@
+/**
+ * `repairToolResult`: an MCP tool result repaired against the tool's `outputSchema`, as arguments
+ * are against its `inputSchema`. Clients validate `structuredContent` and reject the whole result
+ * on a mismatch; two causes are repairable without a guess: a float64 pipeline writing `5.0` for
+ * an integer (its literal is restored, as in arguments), and an `isError` result whose
+ * `structuredContent` has another shape than the output schema (it is dropped: the specification
+ * makes it optional, and the error text stays in `content`).
+ */
+import { coerceArgs, coerceArgsJson } from '../coerce/coerce.js';
+import type { Change, CoerceOptions, Refusal } from '../coerce/types.js';
+import { ArgsParseError, locate } from '../json/errors.js';
+import { parseArgs, previewArgs } from '../json/lossless.js';
+import { copyObject, hasOwn, isPlainObject } from '../json/objects.js';
+import { scanJson, type JsonVisitor } from '../json/scanner.js';
+import type { ValidationIssue } from './message.js';
+import type { ArgsValidator } from './pipeline.js';
+
+/** Options of `repairToolResult`. */
+export interface ToolResultRepairOptions {
+  /** As for arguments: which whole values become integer literals (default `"int64"`). */
+  readonly integerRange?: CoerceOptions['integerRange'];
+  /**
+   * Judges whether the `structuredContent` of an `isError` result matches the output schema
+   * (`validateArgs` from `schema-coerce/validate`, or any function of its shape). Without one,
+   * such `structuredContent` is repaired like any other, never dropped.
+   */
+  readonly validate?: ArgsValidator;
+  /** The tool's name, handed to `validate`. */
+  readonly toolName?: string;
+}
+
+/** What `repairToolResult` did. */
+export interface RepairedToolResult<T = unknown> {
+  /** The result: the very same reference (or string) when nothing changed. */
+  readonly result: T;
+  /** Each change, its `path` a JSON Pointer into the result (`/structuredContent/count`). */
+  readonly changes: readonly Change[];
+  /** Values left as they are, as for arguments (`5.5` where the output schema says integer). */
+  readonly refusals: readonly Refusal[];
+  /** Why `structuredContent` was dropped: what `validate` found wrong with it. */
+  readonly errors: readonly ValidationIssue[];
+  /** Why text could not be read as a result (it was left as it is). */
+  readonly parseError?: ArgsParseError;
+}
+
+const FIELD = 'structuredContent';
+/** The longest `from` of a dropped `structuredContent`, `…` included. */
+const PREVIEW_CHARS = 200;
+
+/**
+ * Repairs a tool result against the tool's `outputSchema`. Integer literals in
+ * `structuredContent` are restored exactly as in arguments (`5.0` → `5` where the schema says
+ * integer; a fraction is refused, never truncated); an `isError` result whose `structuredContent`
+ * does not match the schema (as `validate` judges it) loses `structuredContent`, and keeps its
+ * `content`. Everything else is left as it is. Text in, text out: given the result's JSON text,
+ * only the spans that change are rewritten, every other byte kept. Pure: never mutates the
+ * result or the schema; never throws on data (text that is not JSON comes back unchanged, with
+ * `parseError`).
+ *
+ * @param result - The `result` of a `tools/call` response: an object (values from `parseArgs`
+ *   keep their literals) or its JSON text.
+ * @param outputSchema - The tool's `outputSchema`; without one, nothing is done.
+ * @param options - `integerRange`, `validate`, `toolName`.
+ * @returns `{ result, changes, refusals, errors, parseError? }`.
+ * @example
+ * repairToolResult('{"content":[],"structuredContent":{"count":5.0}}', { properties: { count: { type: 'integer' } } }).result
+ * // '{"content":[],"structuredContent":{"count":5}}'
+ */
+export function repairToolResult<T>(result: T, outputSchema: unknown, options: ToolResultRepairOptions = {}): RepairedToolResult<T> {
+  if (outputSchema === undefined || outputSchema === null) return unchanged(result);
+  if (typeof result === 'string') return repairText(result, outputSchema, options) as RepairedToolResult<T>;
+  let read: { content: unknown; isError: boolean } | undefined;
+  try {
+    read = isPlainObject(result) && hasOwn(result, FIELD) ? { content: result[FIELD], isError: result['isError'] === true } : undefined;
+  } catch (error) {
+    return unreadable(result, error);
+  }
+  if (read === undefined) return unchanged(result);
+  const repair = repairContent(read.content, read.isError, outputSchema, options);
+  if (!repair.dropped && repair.value === read.content) return reported(result, repair);
+  let copy: Record<string, unknown>;
+  try {
+    copy = copyObject(result as Record<string, unknown>);
+  } catch (error) {
+    return unreadable(result, error);
+  }
+  if (repair.dropped) delete copy[FIELD];
+  else copy[FIELD] = repair.value;
+  return reported(copy as T, repair);
+}
+
+/** The repair of `structuredContent` alone: dropped, or its value with paths under `/structuredContent`. */
+type ContentRepair =
+  | { readonly dropped: true; readonly change: Change; readonly errors: readonly ValidationIssue[] }
+  | { readonly dropped: false; readonly value: unknown; readonly changes: readonly Change[]; readonly refusals: readonly Refusal[] };
+
+function repairContent(content: unknown, isError: boolean, schema: unknown, options: ToolResultRepairOptions): ContentRepair {
+  const coerced = coerceArgs(content, schema, options.integerRange === undefined ? undefined : { integerRange: options.integerRange });
+  if (isError && options.validate !== undefined) {
+    const judge = { rejectUndeclared: false, ...(options.toolName === undefined ? {} : { toolName: options.toolName }) };
+    const verdict = options.validate(coerced.value, schema, judge);
+    if (!verdict.ok) {
+      const change: Change = { path: `/${FIELD}`, from: preview(content), to: '', rule: 'error-structured-content' };
+      return { dropped: true, change, errors: verdict.errors ?? [] };
+    }
+  }
+  const under = (path: string): string => `/${FIELD}${path}`;
+  const changes = coerced.changes.map((change) => ({ ...change, path: under(change.path) }));
+  // A refusal's message names where the value is, as its path does: in the result.
+  const refusals = coerced.refusals.map((refusal) => ({
+    ...refusal,
+    path: under(refusal.path),
+    message: refusal.message.replace(`at ${refusal.path || 'the root'} was`, `at ${under(refusal.path)} was`),
+  }));
+  return { dropped: false, value: coerced.value, changes, refusals };
+}
+
+/** The public report of a repair whose outcome is `result`. */
+function reported<T>(result: T, repair: ContentRepair): RepairedToolResult<T> {
+  return repair.dropped
+    ? { result, changes: [repair.change], refusals: [], errors: repair.errors }
+    : { result, changes: repair.changes, refusals: repair.refusals, errors: [] };
+}
+
+/** The beginning of a value's JSON text; one that contains itself cannot be written, and says so. */
+function preview(value: unknown): string {
+  try {
+    return previewArgs(value, PREVIEW_CHARS);
+  } catch {
+    return '(a value that contains itself)';
+  }
+}
+
+/** The text form: the members of the result are found by one scan, and only `structuredContent` is read. */
+function repairText(text: string, schema: unknown, options: ToolResultRepairOptions): RepairedToolResult<string> {
+  const members = new MemberFinder();
+  let value: unknown;
+  let content: Member | undefined;
+  try {
+    scanJson(text, members);
+    content = members.found(FIELD);
+    // An object inside that repeats a key with different values is refused, as in arguments.
+    if (content !== undefined) value = parseArgs(text.slice(content.start, content.end));
+  } catch (error) {
+    if (!(error instanceof ArgsParseError)) throw error;
+    // A position within `structuredContent` is told as a position in the result.
+    const at = error.position === undefined || content === undefined ? undefined : locate(text, content.start + error.position);
+    return { ...unchanged(text), parseError: at === undefined ? error : new ArgsParseError(error.reason, at) };
+  }
+  if (!members.isObject || content === undefined) return unchanged(text);
+  const twice = [FIELD, 'isError'].find((name) => members.count(name) > 1);
+  if (twice !== undefined) return { ...unchanged(text), refusals: [repeated(twice)] };
+  const flag = members.found('isError');
+  const slice = text.slice(content.start, content.end);
+  const repair = repairContent(value, flag !== undefined && text.startsWith('true', flag.start), schema, options);
+  if (repair.dropped) {
+    const [start, end] = members.removal(content);
+    return reported(text.slice(0, start) + text.slice(end), repair);
+  }
+  if (repair.changes.length === 0) return reported(text, repair);
+  const rewritten = coerceArgsJson(slice, schema, options.integerRange === undefined ? undefined : { integerRange: options.integerRange });
+  return reported(text.slice(0, content.start) + rewritten + text.slice(content.end), repair);
+}
+
+/** Where a top-level member is: its key starts at `key`, its value spans `start`..`end`. */
+interface Member {
+  readonly name: string;
+  readonly key: number;
+  start: number;
+  end: number;
+}
+
+/** A scan visitor that records the members of a root object, and nothing below them. */
+class MemberFinder implements JsonVisitor {
+  /** The root is an object (only then are members recorded). */
+  isObject = false;
+  private readonly members: Member[] = [];
+  private depth = 0;
+
+  /** The first member named `name`. */
+  found(name: string): Member | undefined {
+    return this.members.find((member) => member.name === name);
+  }
+
+  /** How many members are named `name` (more than one: readers disagree on which counts). */
+  count(name: string): number {
+    return this.members.filter((member) => member.name === name).length;
+  }
+
+  /** The span to cut to remove `member`: with the comma after it, or else the one before it. */
+  removal(member: Member): [number, number] {
+    const index = this.members.indexOf(member);
+    const next = this.members[index + 1];
+    if (next !== undefined) return [member.key, next.key];
+    const previous = this.members[index - 1];
+    return [previous === undefined ? member.key : previous.end, member.end];
+  }
+
+  open(isArray: boolean, at: number): void {
+    if (this.depth === 0) this.isObject = !isArray;
+    else if (this.atMember()) this.last().start = at;
+    this.depth++;
+  }
+
+  key(key: string, start: number): void {
+    if (this.atMember()) this.members.push({ name: key, key: start, start: -1, end: -1 });
+  }
+
+  string(start: number, end: number): void {
+    this.scalar(start, end);
+  }
+
+  number(start: number, end: number): void {
+    this.scalar(start, end);
+  }
+
+  literal(_value: boolean | null, start: number, end: number): void {
+    this.scalar(start, end);
+  }
+
+  close(at: number): void {
+    this.depth--;
+    if (this.atMember()) this.last().end = at + 1;
+  }
+
+  private scalar(start: number, end: number): void {
+    if (!this.atMember()) return;
+    const member = this.last();
+    member.start = start;
+    member.end = end;
+  }
+
+  /** Whether the scan is at the level of the root object's members. */
+  private atMember(): boolean {
+    return this.depth === 1 && this.isObject;
+  }
+
+  private last(): Member {
+    return this.members[this.members.length - 1]!;
+  }
+}
+
+function repeated(name: string): Refusal {
+  return {
+    path: `/${name}`,
+    value: undefined,
+    reason: 'ambiguous',
+    expected: [],
+    message: `the result names "${name}" more than once, and readers disagree on which one counts: it was left as it is`,
+  };
+}
+
+/** A result whose reading throws (a hostile getter or Proxy): left as it is, and said so. */
+function unreadable<T>(result: T, error: unknown): RepairedToolResult<T> {
+  const reason = error instanceof Error ? error.message : String(error);
+  const message = `the result was left as it is: reading it threw (${reason})`;
+  return { ...unchanged(result), refusals: [{ path: '', value: result, reason: 'unreadable', expected: [], message }] };
+}
+
+function unchanged<T>(result: T): RepairedToolResult<T> {
+  return { result, changes: [], refusals: [], errors: [] };
+}
