@@ -187,13 +187,14 @@ class MemberFinder implements JsonVisitor {
     return this.members.filter((member) => member.name === name).length;
   }
 
-  /** The span to cut to remove `member`: with the comma after it, or else the one before it. */
+  /**
+   * The span to cut to remove `member`: up to the next member's key, or else from the end of the
+   * member before it (there is one: a member is removed only from a result that has `isError`).
+   */
   removal(member: Member): [number, number] {
     const index = this.members.indexOf(member);
     const next = this.members[index + 1];
-    if (next !== undefined) return [member.key, next.key];
-    const previous = this.members[index - 1];
-    return [previous === undefined ? member.key : previous.end, member.end];
+    return next === undefined ? [this.members[index - 1]!.end, member.end] : [member.key, next.key];
   }
 
   open(isArray: boolean, at: number): void {
