@@ -34,7 +34,20 @@ export function withServerArgCoercion<S extends McpHighLevelServer | McpLowLevel
 
 interface CallRequest {
   readonly id: unknown;
-  readonly params: { readonly name: string; readonly arguments?: unknown };
+  readonly params: { readonly name: string; readonly arguments?: unknown; readonly _meta?: unknown };
+}
+
+/** Where a request of the 2026-07-28 revision names its protocol version (its `_meta` envelope). */
+const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+/**
+ * The wrapper's own answer to a call it refused: an `isError` result, with the `resultType` that
+ * a result must carry from the 2026-07-28 revision on when the request came in that era.
+ */
+function answer(request: CallRequest, text: string): object {
+  const meta = request.params._meta;
+  const modern = typeof meta === 'object' && meta !== null && typeof (meta as Record<string, unknown>)[PROTOCOL_VERSION_KEY] === 'string';
+  return modern ? { ...errorResult(text), resultType: 'complete' } : errorResult(text);
 }
 interface ToolsPage {
   readonly tools?: readonly { readonly name: string; readonly inputSchema?: unknown }[];
@@ -59,7 +72,7 @@ function interpose(server: McpLowLevelServer, transport: McpTransport, options: 
     const call = await prepare(request.params.arguments ?? {}, schema, name, options);
     if (!call.ok) {
       options.onCoerce?.({ tool: name, schemaFound: true, dispatched: false, call });
-      await send({ jsonrpc: '2.0', id: request.id, result: errorResult(call.message ?? 'Invalid parameters.') });
+      await send({ jsonrpc: '2.0', id: request.id, result: answer(request, call.message ?? 'Invalid parameters.') });
       return undefined;
     }
     options.onCoerce?.({ tool: name, schemaFound: true, dispatched: true, call });
