@@ -9,23 +9,15 @@
 import { join } from 'node:path';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { Client, type ProtocolEra } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, test } from 'vitest';
 import { parseArgs } from '../src/index.js';
 import { NumberPrecisionError, withArgCoercion, type CoercionReport } from '../src/mcp.js';
+import { ERAS, hasRawJSON, text, type Mode } from './_helpers/mcp-eras.js';
 import { HAS_PYTHON, needsPython } from './_helpers/peers.js';
 
 const PEERS = join(import.meta.dirname, 'peers');
-type Mode = 'legacy' | 'auto' | { pin: string };
-const ERAS: [string, Mode, ProtocolEra][] = [
-  ['2025 era (initialize)', 'legacy', 'legacy'],
-  ['2026-07-28, negotiated', 'auto', 'modern'],
-  ['2026-07-28, pinned', { pin: '2026-07-28' }, 'modern'],
-];
-
-const text = (result: unknown): string => (result as { content: { text: string }[] }).content[0]!.text;
-const hasRawJSON = typeof (JSON as { rawJSON?: unknown }).rawJSON === 'function';
 const clients: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));

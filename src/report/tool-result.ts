@@ -11,7 +11,7 @@ import type { Change, CoerceOptions, Refusal } from '../coerce/types.js';
 import { ArgsParseError, locate } from '../json/errors.js';
 import { parseArgs, previewArgs } from '../json/lossless.js';
 import { copyObject, hasOwn, isPlainObject } from '../json/objects.js';
-import { scanJson, type JsonVisitor } from '../json/scanner.js';
+import { topLevelParts, type TopLevel, type TopLevelPart } from '../json/top-level.js';
 import type { ValidationIssue } from './message.js';
 import type { ArgsValidator } from './pipeline.js';
 
@@ -133,12 +133,12 @@ function preview(value: unknown): string {
 
 /** The text form: the members of the result are found by one scan, and only `structuredContent` is read. */
 function repairText(text: string, schema: unknown, options: ToolResultRepairOptions): RepairedToolResult<string> {
-  const members = new MemberFinder();
+  let top: TopLevel;
+  let content: TopLevelPart | undefined;
   let value: unknown;
-  let content: Member | undefined;
   try {
-    scanJson(text, members);
-    content = members.found(FIELD);
+    top = topLevelParts(text);
+    content = top.root === 'object' ? top.parts.find((part) => part.key === FIELD) : undefined;
     // An object inside that repeats a key with different values is refused, as in arguments.
     if (content !== undefined) value = parseArgs(text.slice(content.start, content.end));
   } catch (error) {
@@ -147,14 +147,15 @@ function repairText(text: string, schema: unknown, options: ToolResultRepairOpti
     const at = error.position === undefined || content === undefined ? undefined : locate(text, content.start + error.position);
     return { ...unchanged(text), parseError: at === undefined ? error : new ArgsParseError(error.reason, at) };
   }
-  if (!members.isObject || content === undefined) return unchanged(text);
-  const twice = [FIELD, 'isError'].find((name) => members.count(name) > 1);
+  if (content === undefined) return unchanged(text);
+  const { parts } = top;
+  const twice = [FIELD, 'isError'].find((name) => parts.filter((part) => part.key === name).length > 1);
   if (twice !== undefined) return { ...unchanged(text), refusals: [repeated(twice)] };
-  const flag = members.found('isError');
+  const flag = parts.find((part) => part.key === 'isError');
   const slice = text.slice(content.start, content.end);
   const repair = repairContent(value, flag !== undefined && text.startsWith('true', flag.start), schema, options);
   if (repair.dropped) {
-    const [start, end] = members.removal(content);
+    const [start, end] = removal(parts, content);
     return reported(text.slice(0, start) + text.slice(end), repair);
   }
   if (repair.changes.length === 0) return reported(text, repair);
@@ -162,83 +163,15 @@ function repairText(text: string, schema: unknown, options: ToolResultRepairOpti
   return reported(text.slice(0, content.start) + rewritten + text.slice(content.end), repair);
 }
 
-/** Where a top-level member is: its key starts at `key`, its value spans `start`..`end`. */
-interface Member {
-  readonly name: string;
-  readonly key: number;
-  start: number;
-  end: number;
-}
-
-/** A scan visitor that records the members of a root object, and nothing below them. */
-class MemberFinder implements JsonVisitor {
-  /** The root is an object (only then are members recorded). */
-  isObject = false;
-  private readonly members: Member[] = [];
-  private depth = 0;
-
-  /** The first member named `name`. */
-  found(name: string): Member | undefined {
-    return this.members.find((member) => member.name === name);
-  }
-
-  /** How many members are named `name` (more than one: readers disagree on which counts). */
-  count(name: string): number {
-    return this.members.filter((member) => member.name === name).length;
-  }
-
-  /**
-   * The span to cut to remove `member`: up to the next member's key, or else from the end of the
-   * member before it (there is one: a member is removed only from a result that has `isError`).
-   */
-  removal(member: Member): [number, number] {
-    const index = this.members.indexOf(member);
-    const next = this.members[index + 1];
-    return next === undefined ? [this.members[index - 1]!.end, member.end] : [member.key, next.key];
-  }
-
-  open(isArray: boolean, at: number): void {
-    if (this.depth === 0) this.isObject = !isArray;
-    else if (this.atMember()) this.last().start = at;
-    this.depth++;
-  }
-
-  key(key: string, start: number): void {
-    if (this.atMember()) this.members.push({ name: key, key: start, start: -1, end: -1 });
-  }
-
-  string(start: number, end: number): void {
-    this.scalar(start, end);
-  }
-
-  number(start: number, end: number): void {
-    this.scalar(start, end);
-  }
-
-  literal(_value: boolean | null, start: number, end: number): void {
-    this.scalar(start, end);
-  }
-
-  close(at: number): void {
-    this.depth--;
-    if (this.atMember()) this.last().end = at + 1;
-  }
-
-  private scalar(start: number, end: number): void {
-    if (!this.atMember()) return;
-    const member = this.last();
-    member.start = start;
-    member.end = end;
-  }
-
-  /** Whether the scan is at the level of the root object's members. */
-  private atMember(): boolean {
-    return this.depth === 1 && this.isObject;
-  }
-
-  private last(): Member {
-    return this.members[this.members.length - 1]!;
-  }
+/**
+ * The span to cut to remove `member` from the root object: up to the next member's key, or else
+ * from the end of the member before it (there is one: a member is removed only from a result
+ * that has `isError`).
+ */
+function removal(parts: readonly TopLevelPart[], member: TopLevelPart): [number, number] {
+  const index = parts.indexOf(member);
+  const next = parts[index + 1];
+  return next === undefined ? [parts[index - 1]!.end, member.end] : [member.keyStart, next.keyStart];
 }
 
 function repeated(name: string): Refusal {
