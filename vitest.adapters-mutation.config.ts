@@ -25,6 +25,7 @@ export default defineConfig({
       'test/mcp-adapters.test.ts',
       'test/mcp-server-inprocess.test.ts',
       'test/mcp-v2.test.ts',
+      'test/mcp-parts.test.ts',
       'test/openai-agents.test.ts',
       'test/langchain.test.ts',
       'test/mastra.test.ts',
