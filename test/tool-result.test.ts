@@ -127,7 +127,7 @@ describe('repairToolResult: what the rows cannot say', () => {
     expect(seen).toEqual(['{"count":5}', COUNT, { rejectUndeclared: false, toolName: 'files' }]);
     seen.length = 0;
     repairToolResult({ isError: true, structuredContent: {} }, COUNT, { validate });
-    expect(seen[2]).toEqual({ rejectUndeclared: false });
+    expect(seen[2]).toStrictEqual({ rejectUndeclared: false });
   });
 
   test('a validator that gives no errors still has its verdict followed', () => {

@@ -5,11 +5,11 @@
  */
 import { scanJson, type JsonVisitor } from './scanner.js';
 
-/** One member of the root object (or element of the root array: `key` undefined). */
+/** One member of the root object, or one element of the root array (`key` undefined). */
 export interface TopLevelPart {
   /** The member's key, decoded; `undefined` for an array's element. */
   readonly key: string | undefined;
-  /** Where the member's key starts (an element's value, for an array). */
+  /** Where the member's key starts (where the value starts, for an array's element). */
   readonly keyStart: number;
   /** Where the value starts. */
   start: number;
@@ -17,62 +17,62 @@ export interface TopLevelPart {
   end: number;
 }
 
-/** What the root is, and its parts in text order. */
-export interface TopLevel {
-  readonly root: 'object' | 'array' | 'scalar';
-  readonly parts: readonly TopLevelPart[];
-}
-
 /**
- * The root container's parts of `text`, which must be JSON.
+ * The parts of the root container of `text`, which must be JSON, in text order: none for a
+ * scalar root or an empty container.
  *
  * @throws {ArgsParseError} When `text` is not JSON.
  */
-export function topLevelParts(text: string): TopLevel {
+export function topLevelParts(text: string): TopLevelPart[] {
   const finder = new PartFinder();
   scanJson(text, finder);
-  return { root: finder.root, parts: finder.parts };
+  return finder.parts;
 }
 
 class PartFinder implements JsonVisitor {
-  root: TopLevel['root'] = 'scalar';
   readonly parts: TopLevelPart[] = [];
   private depth = 0;
+  private isArray = false;
 
   open(isArray: boolean, at: number): void {
-    if (this.depth === 0) this.root = isArray ? 'array' : 'object';
-    else if (this.depth === 1) this.value(at, -1);
+    if (this.depth === 0) this.isArray = isArray;
+    else if (this.depth === 1) this.begin(at);
     this.depth++;
   }
 
   key(key: string, start: number): void {
-    if (this.depth === 1) this.parts.push({ key, keyStart: start, start: -1, end: -1 });
+    if (this.depth === 1) this.parts.push({ key, keyStart: start, start: 0, end: 0 });
   }
 
   string(start: number, end: number): void {
-    if (this.depth === 1) this.value(start, end);
+    this.scalar(start, end);
   }
 
   number(start: number, end: number): void {
-    if (this.depth === 1) this.value(start, end);
+    this.scalar(start, end);
   }
 
   literal(_value: boolean | null, start: number, end: number): void {
-    if (this.depth === 1) this.value(start, end);
+    this.scalar(start, end);
   }
 
   close(at: number): void {
-    if (--this.depth === 1) this.parts[this.parts.length - 1]!.end = at + 1;
+    if (--this.depth === 1) this.last().end = at + 1;
   }
 
-  /** A value of the root starts at `start` (and ends at `end`, for a scalar). */
-  private value(start: number, end: number): void {
-    if (this.root === 'array') {
-      this.parts.push({ key: undefined, keyStart: start, start, end });
-      return;
-    }
-    const member = this.parts[this.parts.length - 1]!;
-    member.start = start;
-    member.end = end;
+  private scalar(start: number, end: number): void {
+    if (this.depth !== 1) return;
+    this.begin(start);
+    this.last().end = end;
+  }
+
+  /** A value of the root starts at `at`: a new element of an array, the value of an object's last key. */
+  private begin(at: number): void {
+    if (this.isArray) this.parts.push({ key: undefined, keyStart: at, start: at, end: 0 });
+    else this.last().start = at;
+  }
+
+  private last(): TopLevelPart {
+    return this.parts[this.parts.length - 1]!;
   }
 }

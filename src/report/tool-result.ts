@@ -7,18 +7,18 @@
  * makes it optional, and the error text stays in `content`).
  */
 import { coerceArgs, coerceArgsJson } from '../coerce/coerce.js';
-import type { Change, CoerceOptions, Refusal } from '../coerce/types.js';
+import type { Change, IntegerRange, Refusal } from '../coerce/types.js';
 import { ArgsParseError, locate } from '../json/errors.js';
 import { parseArgs, previewArgs } from '../json/lossless.js';
 import { copyObject, hasOwn, isPlainObject } from '../json/objects.js';
-import { topLevelParts, type TopLevel, type TopLevelPart } from '../json/top-level.js';
+import { topLevelParts, type TopLevelPart } from '../json/top-level.js';
 import type { ValidationIssue } from './message.js';
 import type { ArgsValidator } from './pipeline.js';
 
 /** Options of `repairToolResult`. */
 export interface ToolResultRepairOptions {
   /** As for arguments: which whole values become integer literals (default `"int64"`). */
-  readonly integerRange?: CoerceOptions['integerRange'];
+  readonly integerRange?: IntegerRange;
   /**
    * Judges whether the `structuredContent` of an `isError` result matches the output schema
    * (`validateArgs` from `schema-coerce/validate`, or any function of its shape). Without one,
@@ -95,7 +95,8 @@ type ContentRepair =
   | { readonly dropped: false; readonly value: unknown; readonly changes: readonly Change[]; readonly refusals: readonly Refusal[] };
 
 function repairContent(content: unknown, isError: boolean, schema: unknown, options: ToolResultRepairOptions): ContentRepair {
-  const coerced = coerceArgs(content, schema, options.integerRange === undefined ? undefined : { integerRange: options.integerRange });
+  // The options' `integerRange` is the coercion's; `toolName` matters only to lenient rules, which are off.
+  const coerced = coerceArgs(content, schema, options);
   if (isError && options.validate !== undefined) {
     const judge = { rejectUndeclared: false, ...(options.toolName === undefined ? {} : { toolName: options.toolName }) };
     const verdict = options.validate(coerced.value, schema, judge);
@@ -133,34 +134,35 @@ function preview(value: unknown): string {
 
 /** The text form: the members of the result are found by one scan, and only `structuredContent` is read. */
 function repairText(text: string, schema: unknown, options: ToolResultRepairOptions): RepairedToolResult<string> {
-  let top: TopLevel;
-  let content: TopLevelPart | undefined;
-  let value: unknown;
+  let parts: TopLevelPart[];
   try {
-    top = topLevelParts(text);
-    content = top.root === 'object' ? top.parts.find((part) => part.key === FIELD) : undefined;
-    // An object inside that repeats a key with different values is refused, as in arguments.
-    if (content !== undefined) value = parseArgs(text.slice(content.start, content.end));
+    parts = topLevelParts(text);
   } catch (error) {
     if (!(error instanceof ArgsParseError)) throw error;
-    // A position within `structuredContent` is told as a position in the result.
-    const at = error.position === undefined || content === undefined ? undefined : locate(text, content.start + error.position);
-    return { ...unchanged(text), parseError: at === undefined ? error : new ArgsParseError(error.reason, at) };
+    return { ...unchanged(text), parseError: error };
   }
+  // An array's elements have no key: only a root object's member is found.
+  const content = parts.find((part) => part.key === FIELD);
   if (content === undefined) return unchanged(text);
-  const { parts } = top;
   const twice = [FIELD, 'isError'].find((name) => parts.filter((part) => part.key === name).length > 1);
   if (twice !== undefined) return { ...unchanged(text), refusals: [repeated(twice)] };
-  const flag = parts.find((part) => part.key === 'isError');
   const slice = text.slice(content.start, content.end);
+  let value: unknown;
+  try {
+    value = parseArgs(slice);
+  } catch (error) {
+    if (!(error instanceof ArgsParseError)) throw error;
+    // Valid JSON fails only by repeating a key with two values: at a position, told in the result.
+    return { ...unchanged(text), parseError: new ArgsParseError(error.reason, locate(text, content.start + (error.position ?? 0))) };
+  }
+  const flag = parts.find((part) => part.key === 'isError');
   const repair = repairContent(value, flag !== undefined && text.startsWith('true', flag.start), schema, options);
   if (repair.dropped) {
     const [start, end] = removal(parts, content);
     return reported(text.slice(0, start) + text.slice(end), repair);
   }
   if (repair.changes.length === 0) return reported(text, repair);
-  const rewritten = coerceArgsJson(slice, schema, options.integerRange === undefined ? undefined : { integerRange: options.integerRange });
-  return reported(text.slice(0, content.start) + rewritten + text.slice(content.end), repair);
+  return reported(text.slice(0, content.start) + coerceArgsJson(slice, schema, options) + text.slice(content.end), repair);
 }
 
 /**

@@ -30,7 +30,7 @@ export interface McpCoercionOptions extends CoerceOptions {
   readonly rejectUndeclared?: boolean;
   /** Rename an undeclared key matching exactly one declared name by normalisation. */
   readonly renameUnambiguous?: boolean;
-  /** Called once per tool call with what was done. */
+  /** Called once per tool call with what was done to its arguments (and, with the client's `results`, once more for its result). */
   readonly onCoerce?: (report: CoercionReport) => void;
 }
 
