@@ -32,7 +32,8 @@ export function topLevelParts(text: string): TopLevelPart[] {
 class PartFinder implements JsonVisitor {
   readonly parts: TopLevelPart[] = [];
   private depth = 0;
-  private isArray = false;
+  /** Whether the root is an array (set as the scan opens it). */
+  private isArray: boolean | undefined;
 
   open(isArray: boolean, at: number): void {
     if (this.depth === 0) this.isArray = isArray;
