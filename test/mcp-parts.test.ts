@@ -5,7 +5,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { ResultRepairs, type RepairedToolResult } from '../src/adapters/mcp/results.js';
-import type { McpTransport, WireMessage } from '../src/adapters/mcp/sdk-types.js';
+import type { McpLowLevelServer, McpTransport, WireMessage } from '../src/adapters/mcp/sdk-types.js';
+import { withServerArgCoercion } from '../src/mcp.js';
 import { tapTransport } from '../src/adapters/mcp/tap.js';
 import { ToolSchemas } from '../src/adapters/shared/tool-schemas.js';
 import { parseArgs, stringifyArgs } from '../src/index.js';
@@ -151,6 +152,22 @@ describe('ResultRepairs', () => {
     expect(results.received(late)).toBe(late);
   });
 
+  test('a request of another method that names a tool (prompts/get), and its answer, are not a call', async () => {
+    const { results, reports } = await repairs();
+    results.sent({ id: 1, method: 'prompts/get', params: { name: 'count' } });
+    const answer = { id: 1, result: FAILED };
+    expect(results.received(answer)).toBe(answer);
+    expect(reports).toEqual([]);
+  });
+
+  test('a request from the server that reuses a call\'s id is no answer to it, and the answer still comes', async () => {
+    const { results } = await repairs();
+    results.sent({ id: 1, method: 'tools/call', params: { name: 'count' } });
+    const request = { id: 1, method: 'elicitation/create', params: {} };
+    expect(results.received(request)).toBe(request);
+    expect(results.received({ id: 1, result: FAILED })).toEqual({ id: 1, result: { content: FAILED.content, isError: true } });
+  });
+
   test('a result that needs nothing comes back as the same message, reported with no change', async () => {
     const { results, reports } = await repairs();
     results.sent({ id: 'a', method: 'tools/call', params: { name: 'count' } });
@@ -208,5 +225,39 @@ describe('ToolSchemas: output schemas', () => {
     expect([schemas.output('b'), schemas.output('c')]).toEqual([undefined, {}]);
     schemas.clear();
     expect(schemas.output('c')).toBeUndefined();
+  });
+});
+
+describe('withServerArgCoercion: its own answer to a refused call, by era', () => {
+  const KEY = 'io.modelcontextprotocol/protocolVersion';
+
+  /** A low-level server as the wrapper sees one: `connect`, and a `tools/list` handler of its own. */
+  function fakeServer() {
+    const delivered: unknown[] = [];
+    const server = {
+      _requestHandlers: new Map([['tools/list', async () => ({ tools: [{ name: 't', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } } }] })]]),
+      async connect(transport: McpTransport) {
+        (transport as unknown as FakeTransport).onmessage = (message) => delivered.push(message);
+      },
+    };
+    return { server, delivered };
+  }
+
+  test.each([
+    ['a 2026-07-28 request', { [KEY]: '2026-07-28' }, { resultType: 'complete' }],
+    ['a request without the envelope', undefined, {}],
+    ['a _meta of null', null, {}],
+    ['a protocol version that is no string', { [KEY]: 20260728 }, {}],
+  ])('%s', async (_name, meta, extra) => {
+    const { server, delivered } = fakeServer();
+    withServerArgCoercion(server as unknown as McpLowLevelServer, { rejectUndeclared: true });
+    const transport = new FakeTransport();
+    await server.connect(transport as unknown as McpTransport);
+    transport.arrive({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 't', arguments: { m: 1 }, ...(meta === undefined ? {} : { _meta: meta }) } });
+    await expect.poll(() => transport.sent).toHaveLength(1);
+    const answer = transport.sent[0] as { id: number; result: { isError: boolean; resultType?: string } };
+    expect(answer).toMatchObject({ jsonrpc: '2.0', id: 7, result: { isError: true, ...extra } });
+    expect('resultType' in answer.result).toBe('resultType' in extra);
+    expect(delivered).toEqual([]);
   });
 });

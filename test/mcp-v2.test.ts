@@ -250,6 +250,8 @@ describe('withArgCoercion results: an error result whose structuredContent has a
     const unrepaired = await bare.callTool({ name: 'fails', arguments: {} });
     expect(unrepaired.isError).toBe(true);
     expect(validator.getValidator(outputSchema as never)(unrepaired.structuredContent).valid).toBe(false);
+    const wrapped = await connect(new StreamableHTTPClientTransport(server.url), mode, (c) => withArgCoercion(c));
+    expect((await wrapped.callTool({ name: 'fails', arguments: {} })).structuredContent).toEqual(unrepaired.structuredContent);
     const reports: CoercionReport[] = [];
     const client = await connect(new StreamableHTTPClientTransport(server.url), mode, (c) => withArgCoercion(c, { results: true, onCoerce: (report) => reports.push(report) }));
     const result = await client.callTool({ name: 'fails', arguments: {} });
@@ -257,6 +259,7 @@ describe('withArgCoercion results: an error result whose structuredContent has a
     expect(result.structuredContent).toBeUndefined();
     expect(text(result)).toBe('NOT_FOUND: no such directory');
     expect(reports.map((report) => report.result?.changes.map((change) => change.rule))).toEqual([undefined, ['error-structured-content']]);
+    expect(reports[1]).toMatchObject({ tool: 'fails', schemaFound: true, dispatched: true });
   });
 
   test('a result that matches passes as it came, reported with no change; a tool without an output schema is not reported', async () => {
