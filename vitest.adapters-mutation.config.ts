@@ -12,6 +12,8 @@ export default defineConfig({
       'test/proxy-parts.test.ts',
       'test/proxy-hostile.test.ts',
       'test/proxy-session.test.ts',
+      'test/proxy-results.test.ts',
+      'test/modern-parts.test.ts',
       'test/proxy-bytes.test.ts',
       'test/proxy-inprocess.test.ts',
       'test/proxy-upstreams.test.ts',

@@ -13,7 +13,7 @@ export default defineConfig({
     include: [
       'test/coerce.test.ts', 'test/dialects.test.ts', 'test/errors.test.ts', 'test/fail-closed.test.ts', 'test/format.test.ts',
       'test/integer-rule.test.ts', 'test/lenient-text-path.test.ts', 'test/lossless.test.ts', 'test/mutants-*.test.ts',
-      'test/numbers.test.ts', 'test/optional-null-limits.test.ts', 'test/pipeline.test.ts', 'test/preserve.test.ts', 'test/public-api.test.ts', 'test/purity.test.ts', 'test/read-text-hostile.test.ts',
+      'test/numbers.test.ts', 'test/optional-null-limits.test.ts', 'test/pipeline.test.ts', 'test/plain-numbers.test.ts', 'test/separators.test.ts', 'test/preserve.test.ts', 'test/public-api.test.ts', 'test/purity.test.ts', 'test/read-text-hostile.test.ts',
       'test/render.test.ts', 'test/rewrite.test.ts', 'test/tool-result.test.ts', 'test/top-level.test.ts', 'test/undeclared.test.ts', 'test/validate.test.ts', 'test/wild.test.ts',
     ],
     pool: 'forks',

@@ -5,7 +5,8 @@
 // UPSTREAM byte for byte and streams the answer back, the floor of any HTTP gateway in Node;
 // `stdio` is a stdio MCP server of one process (newline-delimited JSON-RPC, the same `echo`
 // tool, no SDK: it starts fast, once per session), for the stdio routes (the gateway with
-// `-- command`, and supergateway).
+// `-- command`, and supergateway); `modern` is the same `echo` on SDK v2's `createMcpHandler`
+// (the 2026-07-28 revision: no session, JSON answers), for the routes of that revision.
 import { randomUUID } from 'node:crypto';
 import { Agent, createServer, request } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -26,6 +27,15 @@ if (kind === 'stdio') {
     else if (message.method === 'tools/call') answer(message.id, { content: [{ type: 'text', text: JSON.stringify(message.params.arguments) }] });
     else process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } }) + '\n');
   });
+} else if (kind === 'modern') {
+  const { createMcpHandler, McpServer: ModernServer } = await import('@modelcontextprotocol/server');
+  const { toNodeHandler } = await import('@modelcontextprotocol/node');
+  const handler = createMcpHandler(() => {
+    const server = new ModernServer({ name: 'bench-modern', version: '1.0.0' });
+    server.registerTool('echo', { inputSchema: z.object({ text: z.string(), count: z.number().int().optional() }) }, async (args) => ({ content: [{ type: 'text', text: JSON.stringify(args) }] }));
+    return server;
+  }, { legacy: 'reject', responseMode: 'json', keepAliveMs: 0 });
+  http = createServer(toNodeHandler(handler));
 } else if (kind === 'upstream') {
   const transports = new Map();
   http = createServer(async (req, res) => {

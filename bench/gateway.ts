@@ -12,11 +12,16 @@
  * block of calls of all the sessions open, and the slope of resident size over sessions (10 to 50,
  * least squares) is the figure; the peak growth over the whole run ÷ sessions is printed beside
  * it (it holds the heap the load grows, not only what a session keeps). `BENCH_GATEWAY_ROUNDS`,
- * `BENCH_GATEWAY_ROUTES` (the stdio routes to run besides direct, bare and gateway) and
+ * `BENCH_GATEWAY_ROUTES` (the routes to run besides direct, bare and gateway: `gateway stdio`,
+ * `supergateway`, `modern`) and
  * `BENCH_GATEWAY_PROFILE=<folder>` (the gateway under `--cpu-prof`) adjust a run. Two stdio routes run in the same rounds: the gateway
  * with `-- command` and supergateway (`--stdio … --outputTransport streamableHttp --stateful`, the
  * pass-through that hosts a stdio server over HTTP and repairs nothing), each starting one
- * process of the same stdio server per session. Needs the built CLI (`npm run build`).
+ * process of the same stdio server per session. Two routes of the 2026-07-28 revision run in the
+ * same rounds too: an SDK v2 upstream (`createMcpHandler`, JSON answers) directly and through
+ * `schema-coerce gateway --lenient --url`, each of the 50 clients calling without a session (the
+ * envelope on every call, the standard headers on every POST), so the gateway's hop for that
+ * revision is set beside its hop for 2025-era sessions. Needs the built CLI (`npm run build`).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -37,11 +42,20 @@ const WARM_UP = 20;
 const ARGS = `{"text":"${'a'.repeat(1000)}","count":5.0}`;
 const ANSWER = `{"text":"${'a'.repeat(1000)}","count":5}`;
 
-type Route = 'direct' | 'bare' | 'gateway' | 'gateway stdio' | 'supergateway';
-const ALL_ROUTES: readonly Route[] = ['direct', 'bare', 'gateway', 'gateway stdio', 'supergateway'];
-/** `BENCH_GATEWAY_ROUTES=direct,bare,gateway` runs only those (direct, bare and gateway always run). */
+type Route = 'direct' | 'bare' | 'gateway' | 'gateway stdio' | 'supergateway' | 'modern direct' | 'modern gateway';
+const ALL_ROUTES: readonly Route[] = ['direct', 'bare', 'gateway', 'gateway stdio', 'supergateway', 'modern direct', 'modern gateway'];
+/** The routes of the 2026-07-28 revision: no session (each of the `SESSIONS` clients just calls), an SDK v2 upstream. */
+const MODERN: readonly Route[] = ['modern direct', 'modern gateway'];
+/** The standard headers and the envelope of a call of that revision. */
+const MODERN_HEADERS = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' };
+const ENVELOPE = '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"0"}}';
+/** A client of that revision has no session: its slot in a route's sessions holds this. */
+const NO_SESSION = '';
+/** `BENCH_GATEWAY_ROUTES=gateway stdio,modern` runs those besides direct, bare and gateway, which always run. */
 const CHOSEN = process.env['BENCH_GATEWAY_ROUTES']?.split(',');
-const ROUTES: readonly Route[] = ALL_ROUTES.filter((route) => CHOSEN === undefined || ['direct', 'bare', 'gateway'].includes(route) || CHOSEN.includes(route));
+/** The routes run: direct, bare and gateway always; the others chosen (`modern` names both of that revision). */
+const ROUTES: readonly Route[] = ALL_ROUTES.filter((route) => CHOSEN === undefined || ['direct', 'bare', 'gateway'].includes(route) || CHOSEN.includes(route) || (MODERN.includes(route) && CHOSEN.includes('modern')));
+
 /** `BENCH_GATEWAY_PROFILE=<folder>` runs the `--url` gateway under `--cpu-prof`, its profile written there when it stops. */
 const PROFILE = process.env['BENCH_GATEWAY_PROFILE'];
 const SUPERGATEWAY = join(ROOT, 'node_modules', 'supergateway', 'dist', 'index.js');
@@ -69,7 +83,8 @@ interface Answer {
 function post(url: string, body: string, session?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', host: new URL(url).host };
-    if (session !== undefined) Object.assign(headers, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' });
+    if (session === NO_SESSION) Object.assign(headers, MODERN_HEADERS);
+    else if (session !== undefined) Object.assign(headers, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' });
     const sent = request(url, { method: 'POST', headers, agent }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -140,7 +155,7 @@ async function block(url: string, sessions: readonly string[], calls: number): P
       for (let i = 0; i < calls; i++) {
         const id = nextId++;
         const sent = process.hrtime.bigint();
-        const answer = await post(url, `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":${ARGS}}}`, session);
+        const answer = await post(url, `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":${ARGS}${session === NO_SESSION ? `,${ENVELOPE}` : ''}}}`, session);
         latencies.push(Number(process.hrtime.bigint() - sent) / 1e6);
         const message = (answer.status === 200 ? messageOf(answer.body) : {}) as { id?: number; result?: { content: { text: string }[] } };
         if (message.id !== id || message.result?.content[0]?.text !== ANSWER) throw new Error(`${url}: call ${id} answered ${answer.status} ${answer.body.slice(0, 200)}`);
@@ -208,21 +223,24 @@ async function main(): Promise<void> {
   const stdioServer = [process.execPath, SERVERS, 'stdio'];
   const gatewayStdio = ROUTES.includes('gateway stdio') ? await started([process.execPath, CLI, 'gateway', '--listen', '127.0.0.1:0', '--lenient', '--max-sessions', String(2 * SESSIONS), '--', ...stdioServer]) : undefined;
   const supergateway = ROUTES.includes('supergateway') ? await started([process.execPath, SUPERGATEWAY, '--stdio', stdioServer.map((word) => JSON.stringify(word)).join(' '), '--outputTransport', 'streamableHttp', '--stateful', '--port', String(await freePort()), '--logLevel', 'info']) : undefined;
-  const servers: Record<Route, { url: string; child: ChildProcess } | undefined> = { direct: upstream, bare, gateway, 'gateway stdio': gatewayStdio, supergateway };
+  const modernUpstream = ROUTES.includes('modern direct') ? await started([process.execPath, SERVERS, 'modern', '0']) : undefined;
+  const modernGateway = modernUpstream === undefined ? undefined : await started([process.execPath, CLI, 'gateway', '--listen', '127.0.0.1:0', '--lenient', '--url', modernUpstream.url]);
+  const servers: Record<Route, { url: string; child: ChildProcess } | undefined> = { direct: upstream, bare, gateway, 'gateway stdio': gatewayStdio, supergateway, 'modern direct': modernUpstream, 'modern gateway': modernGateway };
+  const upstreamOf = (route: Route): number => (MODERN.includes(route) ? modernUpstream! : upstream).child.pid!;
   const url = (route: Route): string => servers[route]!.url;
   const before = residentSize(gateway.child.pid!).rss;
   const sessions = {} as Record<Route, string[]>;
   const measured = await openMeasured(url('gateway'), gateway.child.pid!);
   sessions.gateway = measured.sessions;
-  for (const route of ROUTES) if (route !== 'gateway') sessions[route] = await openSessions(url(route), SESSIONS);
+  for (const route of ROUTES) if (route !== 'gateway') sessions[route] = MODERN.includes(route) ? Array.from({ length: SESSIONS }, () => NO_SESSION) : await openSessions(url(route), SESSIONS);
   for (const route of ROUTES) await block(url(route), sessions[route], WARM_UP);
   const rounds: Record<Route, Figures>[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const figures = {} as Record<Route, Figures>;
     for (const route of rotated(round)) {
       // The CPU time the route's own process (none for direct), the upstream and this client spent on the block.
-      const own = route === 'direct' ? undefined : servers[route]!.child.pid!;
-      const cpu0 = [own === undefined ? 0 : cpuMs(own), cpuMs(upstream.child.pid!), process.cpuUsage()] as const;
+      const own = route === 'direct' || route === 'modern direct' ? undefined : servers[route]!.child.pid!;
+      const cpu0 = [own === undefined ? 0 : cpuMs(own), cpuMs(upstreamOf(route)), process.cpuUsage()] as const;
       const { latencies, seconds } = await block(url(route), sessions[route], CALLS);
       const client = process.cpuUsage(cpu0[2]);
       const calls = latencies.length;
@@ -230,14 +248,14 @@ async function main(): Promise<void> {
         p50: median(latencies),
         throughput: calls / seconds,
         hopCpu: own === undefined ? 0 : (cpuMs(own) - cpu0[0]) / calls,
-        upstreamCpu: (cpuMs(upstream.child.pid!) - cpu0[1]) / calls,
+        upstreamCpu: (cpuMs(upstreamOf(route)) - cpu0[1]) / calls,
         clientCpu: (client.user + client.system) / 1000 / calls,
       };
     }
     rounds.push(figures);
   }
   const peak = residentSize(gateway.child.pid!).peak;
-  for (const child of [gateway.child, gatewayStdio?.child, supergateway?.child, bare.child, upstream.child]) child?.kill('SIGTERM');
+  for (const child of [gateway.child, gatewayStdio?.child, supergateway?.child, bare.child, upstream.child, modernGateway?.child, modernUpstream?.child]) child?.kill('SIGTERM');
   agent.destroy();
 
   const med = (route: Route, key: keyof Figures): number => median(rounds.map((figures) => figures[route][key]));
@@ -253,7 +271,7 @@ async function main(): Promise<void> {
       route,
       'p50 ms': fixed(med(route, 'p50'), 3),
       [`calls/s (${SESSIONS} sessions)`]: fixed(med(route, 'throughput'), 0),
-      'CPU ms/call: its process': route === 'direct' ? '' : fixed(med(route, 'hopCpu'), 3),
+      'CPU ms/call: its process': route === 'direct' || route === 'modern direct' ? '' : fixed(med(route, 'hopCpu'), 3),
       'upstream': fixed(med(route, 'upstreamCpu'), 3),
       'client': fixed(med(route, 'clientCpu'), 3),
     })),
@@ -286,6 +304,13 @@ async function main(): Promise<void> {
       ? [
           { target: 'p50, gateway -- stdio server ÷ supergateway (same stdio server)', measured: shown('gateway stdio', 'supergateway', 'p50'), result: 'info' },
           { target: 'throughput, gateway -- stdio server ÷ supergateway', measured: shown('gateway stdio', 'supergateway', 'throughput'), result: 'info' },
+        ]
+      : []),
+    ...(ROUTES.includes('modern gateway')
+      ? [
+          { target: `p50, --url gateway ÷ its upstream, 2026-07-28 calls (no session; 2025-era sessions: ${shown('gateway', 'direct', 'p50')})`, measured: shown('modern gateway', 'modern direct', 'p50'), result: 'info' },
+          { target: `throughput, --url gateway ÷ its upstream, 2026-07-28 calls (2025-era sessions: ${shown('gateway', 'direct', 'throughput')})`, measured: shown('modern gateway', 'modern direct', 'throughput'), result: 'info' },
+          { target: 'CPU per call of the --url gateway process, 2026-07-28 calls ÷ 2025-era sessions', measured: `${fixed(med('modern gateway', 'hopCpu') / med('gateway', 'hopCpu'))}× (${fixed(med('modern gateway', 'hopCpu'), 3)} ms ÷ ${fixed(med('gateway', 'hopCpu'), 3)} ms)`, result: 'info' },
         ]
       : []),
     { target: `resident size per session of the --url gateway (marginal: slope over ${RSS_STEPS[0]}–${RSS_STEPS.at(-1)} sessions)`, measured: `${fixed(marginal / 1024, 1)} KB`, result: 'info' },

@@ -43,6 +43,8 @@ const SEQUENTIAL_WARM_UP = 1_000;
 const ARGS = `{"text":"${'a'.repeat(1000)}","count":5.0}`;
 /** The params of the measured call, and of a call whose result is 1 MB. */
 const CALL = `{"name":"echo","arguments":${ARGS}}`;
+/** The same call in the 2026-07-28 revision: no handshake, the envelope in its `_meta`. */
+const MODERN_CALL = `{"name":"echo","arguments":${ARGS},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"0"}}}`;
 const BIG = '{"name":"big","arguments":{"n":1}}';
 
 type Route = 'direct' | 'bare' | 'proxy';
@@ -121,15 +123,21 @@ function residentSize(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 
-/** Opens a route's session: initialize, the tools list, one call; resolves to its peer. */
-async function open(route: Route, server: string): Promise<Peer> {
+/**
+ * Opens a route's session: initialize, the tools list, one call; resolves to its peer. A session
+ * of the 2026-07-28 revision (`call` carries the envelope) has no handshake: its first call makes
+ * the proxy list the tools itself.
+ */
+async function open(route: Route, server: string, call: string): Promise<Peer> {
   const peer = new Peer(route, server);
-  peer.send('initialize', '{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}');
-  await peer.until(1);
-  peer.notify('notifications/initialized');
-  peer.send('tools/list', '{}');
-  peer.send('tools/call', CALL);
-  await peer.until(3);
+  if (call === CALL) {
+    peer.send('initialize', '{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}');
+    await peer.until(1);
+    peer.notify('notifications/initialized');
+    peer.send('tools/list', '{}');
+  }
+  peer.send('tools/call', call);
+  await peer.until(call === CALL ? 3 : 1);
   return peer;
 }
 
@@ -153,12 +161,12 @@ async function interleaved(peers: Record<Route, Peer>, params: string, count: nu
 /** The routes, starting at the `turn`th. */
 const rotated = (turn: number): Route[] => ROUTES.map((_, i) => ROUTES[(i + turn) % ROUTES.length]!);
 
-/** Measures the three routes side by side against `server`. */
-async function measure(server: string): Promise<Measured> {
+/** Measures the three routes side by side against `server`, with `call` (2025-era or 2026-07-28). */
+async function measure(server: string, call: string): Promise<Measured> {
   const peers = {} as Record<Route, Peer>;
   const started = {} as Record<Route, number>;
   for (const route of ROUTES) {
-    peers[route] = await open(route, server);
+    peers[route] = await open(route, server, call);
     started[route] = route === 'direct' ? 0 : residentSize(peers[route].pid).rss;
   }
   // The warm-up makes every kind of call measured below, the 1 MB results first: a kind of call
@@ -166,18 +174,18 @@ async function measure(server: string): Promise<Measured> {
   // (a quarter of a second here), in the middle of what is measured.
   for (const route of ROUTES) {
     for (let i = 0; i < 5; i++) await roundTrip(peers[route], BIG);
-    await pipeline(peers[route], WARM_UP);
+    await pipeline(peers[route], WARM_UP, call);
   }
-  await interleaved(peers, CALL, SEQUENTIAL_WARM_UP);
+  await interleaved(peers, call, SEQUENTIAL_WARM_UP);
 
   const rounds: Record<Route, Figures>[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const sequential = await interleaved(peers, CALL, SEQUENTIAL);
+    const sequential = await interleaved(peers, call, SEQUENTIAL);
     const busy: Record<Route, number> = { direct: 0, bare: 0, proxy: 0 };
     for (let block = 0; block < BLOCKS; block++) {
       for (const route of rotated(round + block)) {
         const began = process.hrtime.bigint();
-        await pipeline(peers[route], PIPELINED / BLOCKS);
+        await pipeline(peers[route], PIPELINED / BLOCKS, call);
         busy[route] += Number(process.hrtime.bigint() - began) / 1e9;
       }
     }
@@ -238,13 +246,13 @@ function editMemory(kind: string): number {
   return peakGrowthBytes / callBytes;
 }
 
-/** Makes `count` calls keeping `IN_FLIGHT` outstanding. */
-async function pipeline(peer: Peer, count: number): Promise<void> {
+/** Makes `count` calls of `call` keeping `IN_FLIGHT` outstanding. */
+async function pipeline(peer: Peer, count: number, call: string): Promise<void> {
   const base = peer.sent;
-  for (let i = 0; i < IN_FLIGHT; i++) peer.send('tools/call', CALL);
+  for (let i = 0; i < IN_FLIGHT; i++) peer.send('tools/call', call);
   for (let done = 0; done < count; done++) {
     await peer.until(base + done + 1);
-    if (peer.sent - base < count) peer.send('tools/call', CALL);
+    if (peer.sent - base < count) peer.send('tools/call', call);
   }
 }
 
@@ -254,13 +262,16 @@ async function main(): Promise<void> {
   if (!existsSync(CLI)) throw new Error('bench proxy: build the CLI first (npm run build)');
   console.log(`schema-coerce proxy bench (proxy ${OPTIONS.join(' ') || 'without options'}): the routes side by side, each warmed by five 1 MB results, ${WARM_UP} calls with ${IN_FLIGHT} in flight and ${SEQUENTIAL_WARM_UP} one at a time; then ${ROUNDS} rounds of ${SEQUENTIAL} calls one at a time (the routes taking turns call by call), ${PIPELINED} with ${IN_FLIGHT} in flight (${BLOCKS} blocks each, taking turns) and ${LARGE} 1 MB results (taking turns); 1 KB arguments`);
   const targets: { target: string; measured: string; result: string }[] = [];
-  for (const server of ['raw', 'sdk']) {
-    const { rounds, growth } = await measure(server);
+  /** The proxy ÷ bare pipe ratios of the raw server, 2025-era calls, for the 2026-07-28 run to be set beside. */
+  let legacy: Record<'p50' | 'throughput', number> | undefined;
+  for (const [server, call] of [['raw', CALL], ['sdk', CALL], ['raw', MODERN_CALL]] as const) {
+    const modern = call === MODERN_CALL;
+    const { rounds, growth } = await measure(server, call);
     const med = (route: Route, key: keyof Figures): number => median(rounds.map((figures) => figures[route][key]));
     const ratios = (key: keyof Figures): number[] => rounds.map((figures) => figures.proxy[key] / figures.bare[key]);
     const ratio = (key: keyof Figures): number => median(ratios(key));
     const spread = (key: keyof Figures): string => `${fixed(Math.min(...ratios(key)))}–${fixed(Math.max(...ratios(key)))}`;
-    console.log(`\n${server} server`);
+    console.log(`\n${server} server${modern ? ', 2026-07-28 calls (no session, the envelope on each)' : ''}`);
     console.table(
       ROUTES.map((route) => ({
         route,
@@ -274,6 +285,16 @@ async function main(): Promise<void> {
     const p50 = ratio('p50');
     const throughput = ratio('throughput');
     const results = ratio('large');
+    if (modern) {
+      // The same hop for the 2026-07-28 revision: its ratios beside those of 2025-era calls.
+      console.log(`proxy ÷ bare pipe, 2026-07-28 calls: p50 ${fixed(p50)}× (${spread('p50')}), throughput ${fixed(throughput)}× (${spread('throughput')})`);
+      targets.push(
+        { target: `${server}, 2026-07-28 calls: p50, proxy ÷ bare pipe (2025-era calls: ${fixed(legacy!.p50)}×)`, measured: `${fixed(p50)}× (${spread('p50')})`, result: 'info' },
+        { target: `${server}, 2026-07-28 calls: throughput, proxy ÷ bare pipe (2025-era calls: ${fixed(legacy!.throughput)}×)`, measured: `${fixed(throughput)}× (${spread('throughput')})`, result: 'info' },
+      );
+      continue;
+    }
+    if (server === 'raw') legacy = { p50, throughput };
     // What the proxy's resident size grows by beyond the growth of any Node pass-through over the
     // run, whose largest message is 1 MB: at that size mostly the collector's young generation.
     const extra = (growth.proxy - growth.bare) / 2 ** 20;

@@ -21,6 +21,7 @@ import { compilePlan } from '../src/schema/plan.js';
 import { warpCoerceIntegerArgs } from './warp-port.js';
 import { corpusWorkloads, syntheticWorkloads, type Workload } from './workloads.js';
 import { repairOfBrokenCalls, repairOnValidInput } from './repair.js';
+import { hostileSchemas } from './hostile.js';
 import { median } from './stats.js';
 
 interface Row {
@@ -312,7 +313,7 @@ const END = '<!-- bench:end -->';
  * `BENCH_ONLY`: a comma-separated list of the sections to run (all when unset), to iterate on one
  * quickly. A partial run never rewrites docs/BENCHMARKS.md.
  */
-const SECTIONS = ['text', 'object', 'compile', 'integers', 'valid', 'broken', 'nesting', 'depth'] as const;
+const SECTIONS = ['text', 'object', 'compile', 'integers', 'valid', 'broken', 'nesting', 'depth', 'hostile'] as const;
 const ONLY = process.env['BENCH_ONLY']?.split(',').map((name) => name.trim()).filter((name) => name !== '');
 
 function runs(section: (typeof SECTIONS)[number]): boolean {
@@ -337,6 +338,7 @@ async function main(): Promise<void> {
   if (runs('broken')) await repairOfBrokenCalls(tools);
   if (runs('nesting')) await nesting();
   if (runs('depth')) await walkDepths();
+  if (runs('hostile')) await hostileSchemas(tools);
   console.log('\ntargets');
   console.table(targets.map((t) => ({ target: t.name, measured: t.measured, result: t.pass ? 'pass' : 'FAIL' })));
   if (info.length > 0) console.table(info);

@@ -9,7 +9,7 @@ const EXAMPLES = join(ROOT, 'examples');
 const recorded = readdirSync(join(EXAMPLES, 'expected')).map((name) => name.replace(/\.txt$/, ''));
 
 test('every runnable example has its output recorded', () => {
-  const runnable = readdirSync(EXAMPLES).filter((name) => name.endsWith('.ts') && name !== 'mcp-server.ts').map((name) => name.replace(/\.ts$/, ''));
+  const runnable = readdirSync(EXAMPLES).filter((name) => name.endsWith('.ts') && !name.endsWith('-server.ts')).map((name) => name.replace(/\.ts$/, ''));
   expect(recorded.sort()).toEqual(runnable.sort());
 });
 

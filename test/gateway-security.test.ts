@@ -101,6 +101,21 @@ describe('gateway: limits', () => {
     expect((await send(started.url, 'POST', { ...JSON_POST, host }, INITIALIZE)).status).toBe(200);
   }, 30_000);
 
+  test('a body of exactly the limit is served; one byte more is 413, with and without a Content-Length', async () => {
+    // JSON allows white space after the value: the same message, padded to a chosen size in bytes.
+    const exact = INITIALIZE + ' '.repeat(100);
+    const started = await gateway({ jsonResponse: true }, { maxBody: Buffer.byteLength(exact) });
+    const host = hostOf(started.url);
+    const over = exact + ' ';
+    const chunked = { ...JSON_POST, host, 'transfer-encoding': 'chunked' };
+    expect([
+      (await send(started.url, 'POST', { ...JSON_POST, host }, exact)).status,
+      (await send(started.url, 'POST', chunked, exact)).status,
+      (await send(started.url, 'POST', { ...JSON_POST, host }, over)).status,
+      (await send(started.url, 'POST', chunked, over)).status,
+    ]).toEqual([200, 200, 413, 413]);
+  }, 30_000);
+
   test('a client slow to send its headers or its body is dropped by the timeouts, while another is served', async () => {
     const started = await gateway({ jsonResponse: true }, { headersTimeoutMs: 400, requestTimeoutMs: 800 });
     const { port } = new URL(started.url);
@@ -177,7 +192,7 @@ describe('gateway: limits', () => {
       [400, refusal('Parse error: the body is not JSON', -32700)],
       [400, refusal('Invalid Request: batches are not supported (one message per POST)', -32600)],
       [415, refusal('Unsupported Media Type: Content-Type must be application/json')],
-      [400, refusal('Bad Request: unsupported protocol version "1999-01-01" (supported: 2025-11-25, 2025-06-18, 2025-03-26)')],
+      [400, refusal('Bad Request: unsupported protocol version "1999-01-01" (supported: 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26)')],
       [400, refusal('Bad Request: Mcp-Session-Id header is required')],
       [405, refusal('Method Not Allowed')],
       [404, refusal('Not Found')],

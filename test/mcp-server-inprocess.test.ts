@@ -12,6 +12,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, GetPromptRequestSchema, ListToolsRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { ExactNumber } from '../src/index.js';
 import { withServerArgCoercion, type CoercionReport, type ServerCoercionOptions } from '../src/mcp.js';
 
 const INTEGER_N = { type: 'object' as const, properties: { n: { type: 'integer' } } };
@@ -82,14 +83,22 @@ describe('withServerArgCoercion: an McpServer with zod tools, in memory', () => 
 describe('withServerArgCoercion: its defaults', () => {
   test('lenient by default, and integers only within ±(2^53−1): a 19-digit string id stays a string rather than become a rounded number', async () => {
     const id = { type: 'object' as const, properties: { id: { type: 'integer' } } };
-    for (const [options, sent] of [
-      [{}, '{"id":"1234567890123456789","n":5}'],
-      [{ integerRange: 'int64' }, '{"id":1234567890123456800,"n":5}'],
-      [{ lenient: false }, '{"id":"1234567890123456789","n":"5"}'],
+    for (const [options, received] of [
+      [{}, { id: '1234567890123456789', n: 5 }],
+      // Asked for, the 19-digit integer reaches the handler exactly: an ExactNumber, never a rounded number.
+      [{ integerRange: 'int64' }, { id: new ExactNumber('1234567890123456789', '/id'), n: 5 }],
+      [{ lenient: false }, { id: '1234567890123456789', n: '5' }],
     ] as const) {
-      const { clientSide } = await lowServer([[{ name: 't', inputSchema: { ...id, properties: { ...id.properties, n: { type: 'integer' } } } as never }]], options);
+      const { clientSide, state } = await lowServer([[{ name: 't', inputSchema: { ...id, properties: { ...id.properties, n: { type: 'integer' } } } as never }]], options);
       const client = await clientOf(clientSide);
-      expect(text(await client.callTool({ name: 't', arguments: { id: '1234567890123456789', n: '5' } }))).toBe(sent);
+      const echo = client.callTool({ name: 't', arguments: { id: '1234567890123456789', n: '5' } });
+      if (typeof (JSON as { rawJSON?: unknown }).rawJSON === 'function' || typeof received.id === 'string') {
+        expect(text(await echo)).toBe(`{"id":${typeof received.id === 'string' ? `"${received.id}"` : received.id.value},"n":${JSON.stringify(received.n)}}`);
+      } else {
+        // The handler's own JSON.stringify cannot write it without JSON.rawJSON: it says so.
+        await expect(echo).rejects.toThrow('the number 1234567890123456789 at /id is beyond what a JavaScript number holds exactly');
+      }
+      expect(state.calls).toEqual([received]);
       await client.close();
     }
   });

@@ -70,12 +70,15 @@ describe('lenient conversions at /n', () => {
     expect(result.refusals.map(({ path, reason }) => [path, reason])).toEqual(refusal === null ? [] : [['/n', refusal]]);
   });
 
-  test('plain numbers: written as String writes them, when that is a JSON number', () => {
-    const schema = { properties: { n: { type: 'string' }, m: { type: 'string' }, k: { type: 'string' } } };
-    const result = coerceArgs({ n: 5, m: NaN, k: 1e21 }, schema, { lenient: true });
-    expect(result.value).toEqual({ n: '5', m: NaN, k: '1e+21' });
-    expect(result.changes.map(({ path, rule, to }) => [path, rule, to])).toEqual([['/n', 'number-to-string', '"5"'], ['/k', 'number-to-string', '"1e+21"']]);
-    expect(result.refusals.map(({ path, reason }) => [path, reason])).toEqual([['/m', 'unconvertible']]);
+  test('plain numbers: written as text only where the text is exactly the number, never where it may have been rounded', () => {
+    const names = ['n', 'h', 'm', 'k', 'f', 'i', 'b'] as const;
+    const schema = { properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])) };
+    const result = coerceArgs({ n: 5, h: -2.25, m: NaN, k: 1e21, f: 0.1 + 0.2, i: -Infinity, b: 2 ** 53 }, schema, { lenient: true });
+    expect(result.value).toEqual({ n: '5', h: '-2.25', m: NaN, k: 1e21, f: 0.1 + 0.2, i: -Infinity, b: 2 ** 53 });
+    expect(result.changes.map(({ path, rule, to }) => [path, rule, to])).toEqual([['/n', 'number-to-string', '"5"'], ['/h', 'number-to-string', '"-2.25"']]);
+    expect(result.refusals.map(({ path, reason }) => [path, reason])).toEqual([
+      ['/m', 'unconvertible'], ['/k', 'out-of-range'], ['/f', 'unconvertible'], ['/i', 'out-of-range'], ['/b', 'out-of-range'],
+    ]);
   });
 });
 

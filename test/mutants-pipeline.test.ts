@@ -15,7 +15,7 @@ describe('the text dispatched', () => {
     const call = prepareToolCall('{"Line": 5, "filePath": "a.go"}', SCHEMA, { renameUnambiguous: true, toolName: 'goto' });
     expect(call).toMatchObject({ ok: true, json: '{"line":5,"filePath":"a.go"}', display: 'goto({"line":5,"filePath":"a.go"})' });
     expect(call.changes).toEqual([{ path: '/line', from: '"Line"', to: '"line"', rule: 'rename-key' }]);
-    expect(call.args).toEqual(parseArgs('{"line":5,"filePath":"a.go"}'));
+    expect(call.args).toEqual({ line: 5, filePath: 'a.go' });
   });
 
   test('nothing to rename or coerce: the text itself, white space and all', () => {

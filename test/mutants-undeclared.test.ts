@@ -5,7 +5,7 @@
  * off-by-one in the edit distance, the containment test or the abbreviation test changes an answer.
  */
 import { describe, expect, test } from 'vitest';
-import { findUndeclaredKeys } from '../src/validate.js';
+import { findUndeclaredKeys, validateArgs } from '../src/validate.js';
 
 interface Row {
   readonly why: string;
@@ -71,5 +71,55 @@ describe('findUndeclaredKeys: which declared name is suggested', () => {
     const schema = { properties: { list: { type: ['array', 'object'], properties: { a: {} } } } };
     expect(findUndeclaredKeys({ list: [1, 2] }, schema)).toStrictEqual([]);
     expect(findUndeclaredKeys({ list: { b: 1 } }, schema)).toStrictEqual([{ path: '/list/b', key: 'b', suggestion: 'a' }]);
+  });
+});
+
+describe('suggestions are bounded per scan: 10,000 name comparisons and 100 more a key, then by spelling alone', () => {
+  // 299 names and `inner`: 300 at the root. Compared in full while 300 × keys ≤ 10,000 + 100 × keys: up to 50 keys.
+  const declared = Object.fromEntries(Array.from({ length: 299 }, (_, i) => [`field_${i}`, { type: 'string' }]));
+  const schema = { type: 'object', properties: { ...declared, inner: { type: 'object', properties: declared } } };
+  /** `count` unknown keys: one a respelling of `field_0`, one an edit away from `field_1`, the rest unlike any name. */
+  const keys = (count: number): Record<string, string> => Object.fromEntries(['FIELD-0', 'field_1x', ...Array.from({ length: count - 2 }, (_, i) => `zz${i}`)].map((key) => [key, 'v']));
+
+  test('50 unknown keys against 300 names (15,000 comparisons, exactly the bound): every tier', () => {
+    const found = findUndeclaredKeys(keys(50), schema);
+    expect(found.slice(0, 2)).toEqual([
+      { path: '/FIELD-0', key: 'FIELD-0', suggestion: 'field_0' },
+      { path: '/field_1x', key: 'field_1x', suggestion: 'field_1' },
+    ]);
+    expect(found.some((key) => key.bySpelling === true)).toBe(false);
+  });
+
+  test('51 unknown keys: names compared by spelling only, each key says so, and the message too', () => {
+    const found = findUndeclaredKeys(keys(51), schema);
+    expect(found.slice(0, 2)).toEqual([
+      { path: '/FIELD-0', key: 'FIELD-0', suggestion: 'field_0', bySpelling: true },
+      { path: '/field_1x', key: 'field_1x', bySpelling: true },
+    ]);
+    expect(found.every((key) => key.bySpelling === true)).toBe(true);
+    const result = validateArgs(keys(51), schema);
+    expect(!result.ok && result.message).toContain('You sent undeclared key(s): FIELD-0 (did you mean field_0?), field_1x, zz0');
+    expect(!result.ok && result.message).toContain('(Too many names to compare: only differences of case, spaces, _, . and - were looked for.)');
+  });
+
+  test('the bound is for the whole scan: a second object past what is left is compared by spelling', () => {
+    // 30 × 300 = 9,000 of 13,000 at the root; then 30 × 299 = 8,970 against the 4,000 left and 3,000 more.
+    const found = findUndeclaredKeys({ ...keys(30), inner: keys(30) }, schema);
+    expect(found.filter((key) => key.path.startsWith('/inner/')).every((key) => key.bySpelling === true)).toBe(true);
+    expect(found.filter((key) => !key.path.startsWith('/inner/')).some((key) => key.bySpelling === true)).toBe(false);
+    expect(found.find((key) => key.path === '/field_1x')?.suggestion).toBe('field_1');
+    expect(found.find((key) => key.path === '/inner/field_1x')?.suggestion).toBeUndefined();
+  });
+
+  test('each key adds to the bound: many objects of a few keys against a few names are all compared in full', () => {
+    const small = { type: 'object', properties: { name: { type: 'string' }, items: { type: 'array', items: { $ref: '#' } } } };
+    const args = { nmae: 'a', items: Array.from({ length: 5000 }, () => ({ nmae: 'b' })) };
+    const found = findUndeclaredKeys(args, small);
+    expect(found).toHaveLength(5001);
+    expect(found.every((key) => key.suggestion === 'name' && key.bySpelling === undefined)).toBe(true);
+  });
+
+  test('a scan starts with the whole bound: two scans in a row answer alike', () => {
+    expect(findUndeclaredKeys(keys(50), schema)).toEqual(findUndeclaredKeys(keys(50), schema));
   });
 });

@@ -98,7 +98,7 @@ describe(`parseArgs and coerceArgsJson against JSON.parse (seed ${seed}, ${numRu
         for (const outcome of [same, rewritten]) expect(outcome).toEqual(parsed);
         return;
       }
-      expect(plain(toPlainNumbers(parsed.value))).toEqual(plain(native.value));
+      expect(plain(toPlainNumbers(parsed.value, { lossy: true }))).toEqual(plain(native.value));
       expect(JSON.parse(stringifyArgs(parsed.value))).toEqual(native.value);
       expect(same).toEqual({ ok: true, value: source });
       expect(rewritten.ok).toBe(true);

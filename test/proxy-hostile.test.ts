@@ -8,6 +8,8 @@ import { BATCH_REFUSED } from '../src/adapters/proxy/batch.js';
 import { readHead } from '../src/adapters/proxy/message.js';
 import { bytesOf, type Piece } from '../src/adapters/proxy/outlet.js';
 import { ProxySession, type ProxyOptions } from '../src/adapters/proxy/session.js';
+import { stdioUpstream } from '../src/adapters/proxy/stdio-upstream.js';
+import { runInProcess } from './_helpers/proxy-run.js';
 
 const TOOLS = { tools: [{ name: 't', inputSchema: { type: 'object', properties: { n: { type: 'integer' }, s: { type: 'string' } } } }] };
 
@@ -169,4 +171,33 @@ describe('a batch (a line that is a JSON array)', () => {
     expect(toServer.slice(1)).toEqual([call(1, '{"n":5}') + '\n']);
     expect(toClient.map((line) => JSON.parse(line) as unknown)).toEqual([[refusal(2)]]);
   });
+});
+
+describe('a method name written with escapes is read, never passed unread', () => {
+  // `"\u0074ools/call"` holds no `tools`: only its escape tells the fast paths that it may name one.
+  const ESCAPED = '{"jsonrpc":"2.0","id":21,"method":"\\u0074ools/call","params":{"name":"t","arguments":{"n":7.0}}}';
+
+  test('the session: the chunk does not pass unread, and the call is repaired like any tools/call', () => {
+    const { session, send, toServer, toClient } = knowing();
+    expect(ESCAPED.includes('tools')).toBe(false);
+    expect(session.clientPasses(Buffer.from(ESCAPED))).toBe(false);
+    expect(session.clientPasses(Buffer.from(ESCAPED.replace('\\u0074', 't').replace('tools', 'ping')))).toBe(true);
+    send(ESCAPED);
+    expect(toClient).toEqual([]);
+    expect(toServer).toEqual([ESCAPED.replace('"n":7.0', '"n":7') + '\n']);
+  });
+
+  test('the whole proxy in process, framing included: the server receives the call repaired', async () => {
+    const server = `
+      const tools = ${JSON.stringify(TOOLS)};
+      require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
+        const message = JSON.parse(line);
+        const result = message.method === 'tools/list' ? tools : { content: [{ type: 'text', text: line }] };
+        process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }) + '\\n');
+      });`;
+    const run = await runInProcess(stdioUpstream([process.execPath, '-e', server]), [ESCAPED + '\n']);
+    const answer = JSON.parse(run.stdout.toString()) as { id: number; result: { content: { text: string }[] } };
+    expect(answer.id).toBe(21);
+    expect(answer.result.content[0]!.text).toBe(ESCAPED.replace('"n":7.0', '"n":7'));
+  }, 30_000);
 });

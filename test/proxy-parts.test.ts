@@ -3,7 +3,8 @@ import { describe, expect, test } from 'vitest';
 import { LineReader, type Line } from '../src/adapters/proxy/framing.js';
 import fc from 'fast-check';
 import { CallShapes } from '../src/adapters/proxy/call-shapes.js';
-import { isPlainAsciiBytes, readHead, type MessageHead } from '../src/adapters/proxy/message.js';
+import { isPlainAsciiBytes } from '../src/adapters/proxy/ascii.js';
+import { readHead, type MessageHead } from '../src/adapters/proxy/message.js';
 import { batch, bytesOf, Outlet, type Piece, type Source } from '../src/adapters/proxy/outlet.js';
 import { Writable } from 'node:stream';
 import { connect, createServer, type Socket } from 'node:net';
@@ -237,7 +238,9 @@ describe('readHead', () => {
 
   test('a tools/call: method, id, name and the byte span of the arguments', () => {
     const head = readHead(call, true)!;
-    expect(head).toEqual({ method: 'tools/call', id: 7, idSpan: { start: 22, end: 23 }, name: 'search', cursor: false, args: { start: call.indexOf('{"q"'), end: call.indexOf(',"_meta"'), unread: true } });
+    // `params._meta` after the located arguments: its span is where it is in the line.
+    const meta = { start: call.indexOf('{"arguments":1}'), end: call.indexOf('{"arguments":1}') + '{"arguments":1}'.length };
+    expect(head).toEqual({ method: 'tools/call', id: 7, idSpan: { start: 22, end: 23 }, name: 'search', cursor: false, args: { start: call.indexOf('{"q"'), end: call.indexOf(',"_meta"'), unread: true }, meta });
   });
 
   test.each([
@@ -260,7 +263,8 @@ describe('readHead', () => {
   test('an "arguments" key met before params.arguments (in _meta, a nested value): the line is read whole, the span is params\' own', () => {
     const args = '{"n":5.0,"o":{"p":[2.0]},"q":[]}';
     const text = `{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"_meta":{"arguments":{"n":1.0}},"name":"t","arguments":${args},"x":{"y":[]}}}`;
-    const expected = { method: 'tools/call', id: 10, idSpan: { start: 22, end: 24 }, name: 't', cursor: false, args: { start: text.indexOf(args), end: text.indexOf(args) + args.length, unread: false } };
+    const meta = { start: text.indexOf('{"arguments":{'), end: text.indexOf(',"name"') };
+    const expected = { method: 'tools/call', id: 10, idSpan: { start: 22, end: 24 }, name: 't', cursor: false, args: { start: text.indexOf(args), end: text.indexOf(args) + args.length, unread: false }, meta };
     expect(readHead(text, true)).toEqual(expected);
     expect(readHead(text, false)).toEqual(expected);
   });
@@ -285,7 +289,9 @@ describe('readHead', () => {
   test('only the envelope\'s id and params\' own keys count: numbers, literals and a later object naming name, cursor, arguments and id change nothing', () => {
     const args = '{"n":1}';
     const text = `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"_meta":{"progressToken":1},"name":"t","arguments":${args}},"priority":9,"flag":true,"none":null,"_meta":{"name":"u","cursor":"c","arguments":[2],"id":4}}`;
-    const expected = { method: 'tools/call', id: 3, idSpan: { start: 22, end: 23 }, name: 't', cursor: false, args: { start: text.indexOf(args), end: text.indexOf(args) + args.length, unread: false } };
+    // Only params' own `_meta` has its span kept, not the envelope's.
+    const meta = { start: text.indexOf('{"progressToken":1}'), end: text.indexOf('{"progressToken":1}') + '{"progressToken":1}'.length };
+    const expected = { method: 'tools/call', id: 3, idSpan: { start: 22, end: 23 }, name: 't', cursor: false, args: { start: text.indexOf(args), end: text.indexOf(args) + args.length, unread: false }, meta };
     expect(readHead(text, false)).toEqual(expected);
     expect(readHead(text, true)).toEqual({ ...expected, args: { ...expected.args, unread: true } });
   });

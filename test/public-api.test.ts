@@ -12,9 +12,11 @@ test('the package root exports exactly these names', () => {
   expect(Object.keys(root).sort()).toEqual([
     'ArgsCycleError',
     'ArgsParseError',
+    'ExactNumber',
     'InvalidArgsError',
     'LosslessNumber',
     'MissingPeerError',
+    'NumberPrecisionError',
     'SchemaCoerceError',
     'coerceArgs',
     'coerceArgsJson',

@@ -2,7 +2,7 @@
 import { resolveRules, type Rules } from './lenient.js';
 import { stringifyArgs } from '../json/lossless.js';
 import type { IntegerRange } from '../json/numbers.js';
-import { hasWork, planFor, planOrNull } from '../schema/plan.js';
+import { hasWork, planFor, planOrNull, type PlanNode } from '../schema/plan.js';
 import { rewriteLiterals } from './text-path.js';
 import { TextEdits } from './text-edits.js';
 import { ArgsParseError } from '../json/errors.js';
@@ -10,7 +10,8 @@ import { skipSpace } from '../json/scanner.js';
 import { markTruncation } from '../json/tolerant/repair.js';
 import { readArgsText } from './read-text.js';
 import type { CoerceOptions, CoerceResult, Refusal } from './types.js';
-import { unwrapArguments } from './unwrap.js';
+import { unwrapReadings } from './unwrap.js';
+import { judge } from './gate.js';
 import { Coercion, walk } from './walk.js';
 
 export { TextEdits } from './text-edits.js';
@@ -42,9 +43,10 @@ export function coerceArgs(args: unknown, schema: unknown, options?: CoerceOptio
   try {
     const plan = planFor(schema);
     if (!hasWork(plan, coercion.work)) return { value: args, changes: NOTHING, refusals: NOTHING };
-    const unwrapped = coercion.rules?.unwrap === true ? unwrapArguments(args, plan, options?.toolName) : undefined;
+    const verdict = coercion.rules?.unwrap === true ? judge(unwrapReadings(args, plan, options?.toolName)) : undefined;
+    const unwrapped = verdict?.kind === 'take' ? (verdict.proposal as ReturnType<typeof unwrapReadings>[number]) : undefined;
     if (unwrapped !== undefined) coercion.changes.push({ path: '', from: unwrapped.keys.map((key) => JSON.stringify(key)).join(','), to: '', rule: 'unwrap' });
-    const value = walk(unwrapped?.inner ?? args, plan, coercion);
+    const value = walk(unwrapped === undefined ? args : unwrapped.value, plan, coercion);
     return { value, changes: coercion.changes, refusals: coercion.refusals };
   } catch (error) {
     // Only a hostile getter or Proxy in the arguments or the schema is theirs to answer for: any
@@ -52,6 +54,16 @@ export function coerceArgs(args: unknown, schema: unknown, options?: CoerceOptio
     if (!readingThrows(args) && !readingThrows(schema)) throw error;
     return { value: args, changes: NOTHING, refusals: [unreadable(args, error)] };
   }
+}
+
+/**
+ * A function that coerces a value against a plan node on its own, as `coerceArgs` with `options`
+ * would there: how the gate judges a reading's value where no walk is under way (the
+ * `renameUnambiguous` step of `prepareToolCall`).
+ */
+export function valueCoercer(options?: CoerceOptions): (value: unknown, node: PlanNode) => CoerceResult {
+  const coercion = new Coercion(rangeOf(options?.integerRange), resolveRules(options?.lenient));
+  return (value, node) => coercion.nest(value, node);
 }
 
 /**

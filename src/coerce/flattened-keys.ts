@@ -1,16 +1,21 @@
 /**
  * The lenient `flattenedKey` rule: some models (Gemini 3 among them) send nested arguments as
  * flat keys that spell their paths, `{"todoList[0].id": 1, "todoList[0].title": "a"}` for
- * `{"todoList": [{"id": 1, "title": "a"}]}`. Such keys are rebuilt into nesting only where that
- * has one reading: the path's first name is declared, as an object (or an array, for an index),
- * and is not sent itself; no two keys claim one place; each array's indexes run from 0 with none
- * missing. Anything else is left as it is (and is an undeclared key).
+ * `{"todoList": [{"id": 1, "title": "a"}]}`. A key that starts with a declared name and a dot or
+ * a bracket is read every way it can be (`key-readings.ts`: as sent, each nesting, a rename) and
+ * the gate decides: the one reading the schema takes is taken (a nesting is rebuilt, a key valid
+ * as sent is coerced where it is); two or more are refused `ambiguous`, the key left as sent.
+ * Rebuilt keys of one first name must not claim one place twice, and each array's indexes must
+ * run from 0 with none missing; otherwise the group is left as it is (and is undeclared).
  */
 import { hasOwn, setOwn } from '../json/objects.js';
-import type { PointerPath } from '../json/pointer.js';
-import { TYPE_BITS } from '../schema/keywords.js';
+import { escapeToken, type PointerPath } from '../json/pointer.js';
 import type { PlanNode } from '../schema/plan.js';
+import { judge, keyRefusal } from './gate.js';
+import { declaredHeads, keyReadings, type KeyReading } from './key-readings.js';
 import type { Change, CoerceResult, Refusal } from './types.js';
+
+export { declaredHeads, proposesKey } from './key-readings.js';
 
 /** What the rebuild needs from the walk that calls it. */
 export interface ReshapeContext {
@@ -22,16 +27,6 @@ export interface ReshapeContext {
   nest(value: unknown, node: PlanNode): CoerceResult;
 }
 
-/** A name, then one or more of: indexes (`[0]`, no leading zero), a dot and a name. It ends in a name. */
-const FLAT_PATH = /^[^.[\]]+(?:(?:\[(?:0|[1-9]\d{0,8})\])*\.[^.[\]]+)+$/;
-/** One step after the first name: `.name` or `[index]`. */
-const STEP = /\.([^.[\]]+)|\[(\d+)\]/g;
-
-/** Cheap first test of a key: it can only spell a path if it holds a dot or a bracket. */
-export function mayBeFlattened(key: string): boolean {
-  return key.includes('.') || key.includes('[');
-}
-
 /** A place in the value being rebuilt: a container of named or indexed places, or a value. */
 interface Branch {
   names: Map<string, Place> | null;
@@ -39,48 +34,78 @@ interface Branch {
 }
 type Place = Branch | { readonly value: unknown };
 
-/** The keys with one first name, and the value they rebuild (undefined once they conflict). */
+/** The keys read as nestings under one first name, and the value they rebuild (undefined once they conflict). */
 interface Group {
-  readonly keys: { readonly key: string; readonly steps: (string | number)[] }[];
+  readonly keys: { readonly key: string; readonly steps: readonly (string | number)[] }[];
   root: Branch | undefined;
 }
 
 /**
- * `object` with its flattened keys rebuilt into nesting where that has one reading, each rebuilt
- * value coerced against its schema; `object` itself when none is.
+ * `object` with each key that may spell a path settled by the gate: rebuilt into nesting, coerced
+ * where it is, or refused; `object` itself when nothing changed. The walk left these keys' values
+ * alone, so each is coerced here at the place its reading gives it.
  */
 export function rebuildFlattened(object: Record<string, unknown>, node: PlanNode, context: ReshapeContext): Record<string, unknown> {
-  if (node.shape().open) return object;
   const groups = new Map<string, Group>();
+  /** Keys valid as sent, whose value is coerced where it is. */
+  const settled: string[] = [];
+  /** First names under which a key could not be read one way: nothing under them is rebuilt. */
+  const blocked = new Set<string>();
+  const at = context.path.pointer;
   for (const key of Object.keys(object)) {
-    if (!mayBeFlattened(key) || node.declares(key)) continue;
-    const head = flattenedHead(key);
+    const heads = declaredHeads(node, key);
+    if (heads.length === 0) continue;
+    const verdict = judge(keyReadings(key, object[key], node, object, at, (value, child) => context.nest(value, child)));
+    if (verdict.kind === 'ambiguous') context.refusals.push(keyRefusal(`${at}/${escapeToken(key)}`, object[key], verdict.readings));
+    if (verdict.kind !== 'take') for (const head of heads) blocked.add(head);
+    if (verdict.kind !== 'take') continue;
+    const reading = verdict.proposal as KeyReading;
+    // A rename is `renameUnambiguous`'s to write (in `prepareToolCall`); here it only competes.
+    if (reading.rule === 'as-sent') settled.push(key);
+    if (reading.rule !== 'flattened-key') continue;
+    const [head, ...steps] = reading.steps as [string, ...(string | number)[]];
     let group = groups.get(head);
-    if (group === undefined) groups.set(head, (group = { keys: [], root: fits(node, head, object, key) ? { names: null, indexes: null } : undefined }));
+    if (group === undefined) groups.set(head, (group = { keys: [], root: { names: null, indexes: null } }));
     if (group.root === undefined) continue;
-    const steps = FLAT_PATH.test(key) ? stepsOf(key, head.length) : undefined;
-    if (steps === undefined || !place(group.root, steps, object[key])) group.root = undefined;
+    if (!place(group.root, steps, object[key])) group.root = undefined;
     else group.keys.push({ key, steps });
   }
   /** The first name of each key that is rebuilt, and the value of each first name. */
   const heads = new Map<string, string>();
   const values = new Map<string, unknown>();
   for (const [head, group] of groups) {
-    const value = group.root === undefined ? undefined : valueOf(group.root);
-    if (value === undefined || !itemsFit(node.child(head)!, value)) continue;
+    const value = group.root === undefined || blocked.has(head) ? undefined : valueOf(group.root);
+    if (value === undefined) continue;
     values.set(head, value);
     for (const { key } of group.keys) heads.set(key, head);
   }
-  if (values.size === 0) return object;
+  // A key valid as sent is coerced where it is, now that the gate has seen its other readings.
+  const coerced = new Map<string, unknown>();
+  for (const key of settled) {
+    const child = node.child(key);
+    if (child === null) continue;
+    context.path.push(key);
+    const value = adopt(context.nest(object[key], child), context);
+    context.path.pop();
+    if (value !== object[key]) coerced.set(key, value);
+  }
+  if (values.size === 0 && coerced.size === 0) return object;
 
   // The rebuilt value takes the place of the first of its keys.
   const result: Record<string, unknown> = {};
   for (const key of Object.keys(object)) {
     const head = heads.get(key);
-    if (head === undefined) setOwn(result, key, object[key]);
+    if (head === undefined) setOwn(result, key, coerced.has(key) ? coerced.get(key) : object[key]);
     else if (!hasOwn(result, head)) setOwn(result, head, settle(head, groups.get(head)!, values.get(head), node, context));
   }
   return result;
+}
+
+/** Reports the changes and refusals of a coercion taken, and gives its value. */
+function adopt(inner: CoerceResult, context: ReshapeContext): unknown {
+  context.changes.push(...inner.changes);
+  context.refusals.push(...inner.refusals);
+  return inner.value;
 }
 
 /** Reports a group's keys, and coerces the value they rebuilt at its own path. */
@@ -93,51 +118,11 @@ function settle(head: string, group: Group, value: unknown, node: PlanNode, cont
     for (let i = 0; i <= steps.length; i++) path.pop();
   }
   path.push(head);
-  const inner = context.nest(value, node.child(head)!);
-  path.pop();
-  context.changes.push(...inner.changes);
-  context.refusals.push(...inner.refusals);
-  return inner.value;
-}
-
-/** The first name of a flattened key (`args` of `args.path`, `todo` of `todo[0].title`). */
-export function flattenedHead(key: string): string {
-  return key.slice(0, firstMark(key));
-}
-
-/** Where a key's first name ends: at its first dot or bracket. */
-function firstMark(key: string): number {
-  const dot = key.indexOf('.');
-  const bracket = key.indexOf('[');
-  return dot === -1 ? bracket : bracket === -1 ? dot : Math.min(dot, bracket);
-}
-
-/** The steps of a flattened key after its first name: names, and indexes as numbers. */
-function stepsOf(key: string, from: number): (string | number)[] {
-  const steps: (string | number)[] = [];
-  STEP.lastIndex = from;
-  for (let match = STEP.exec(key); match !== null; match = STEP.exec(key)) steps.push(match[1] ?? Number(match[2]));
-  return steps;
-}
-
-/**
- * The first name is declared here, with a schema that takes an object (for a name next) or an
- * array (for an index next), and is not also sent as a key of its own.
- */
-function fits(node: PlanNode, head: string, object: Record<string, unknown>, key: string): boolean {
-  if (hasOwn(object, head) || !node.shape().declared.includes(head)) return false;
+  // A first name with no schema of its own (declared `true`, or a key of an open object) takes the value as it is.
   const child = node.child(head);
-  const kind = key[head.length] === '.' ? TYPE_BITS.object : TYPE_BITS.array;
-  return child !== null && (child.accept & kind) !== 0;
-}
-
-/** An array rebuilt where its schema's items take objects (or arrays), index by index. */
-function itemsFit(node: PlanNode, value: unknown): boolean {
-  if (!Array.isArray(value)) return true;
-  return value.every((item, index) => {
-    const at = node.item(index);
-    return at === null || (at.accept & (Array.isArray(item) ? TYPE_BITS.array : TYPE_BITS.object)) !== 0;
-  });
+  const settled = child === null ? value : adopt(context.nest(value, child), context);
+  path.pop();
+  return settled;
 }
 
 /** Puts `value` at `steps` under `root`; false when a place is claimed twice or as two kinds. */

@@ -13,7 +13,7 @@ import { accepts, TYPE_BITS } from '../schema/keywords.js';
 import { hasWork, WORK_INTEGER, WORK_LENIENT, type PlanNode } from '../schema/plan.js';
 import type { Rules } from './lenient.js';
 import { foldsEnumCase } from './enum-case.js';
-import { mayBeFlattened } from './flattened-keys.js';
+import { proposesKey } from './flattened-keys.js';
 import { WRAPPER_KEYS } from './unwrap.js';
 import { TextEdits, TextEditsBuilder } from './text-edits.js';
 import { Coercion, decide } from './walk.js';
@@ -171,10 +171,11 @@ class LiteralRewriter implements JsonVisitor {
     this.pending = this.active(child);
     this.lastKey = key;
     const rules = this.rules;
-    if (rules === null || child !== null) return;
-    // A key no schema applies to: a flattened path, or a wrapper's key, is the object path's to rebuild.
-    if (rules.flattenedKey && mayBeFlattened(key) && !parent.shape().open) this.handOff = true;
-    if (rules.unwrap && depth === 1 && WRAPPER_KEYS.includes(key)) this.wrapper = true;
+    if (rules === null) return;
+    // A key that may spell a path is the gate's to settle, against its other readings, on the object path.
+    if (rules.flattenedKey && proposesKey(parent, key)) this.handOff = true;
+    // A wrapper's key no schema applies to: the object path decides whether it is one.
+    if (child === null && rules.unwrap && depth === 1 && WRAPPER_KEYS.includes(key)) this.wrapper = true;
   }
 
   string(start: number, end: number): void {

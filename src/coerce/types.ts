@@ -15,14 +15,19 @@ export interface LenientRules {
   readonly booleans?: boolean;
   /**
    * A scalar where only arrays are accepted becomes a one-element array (`"a"` → `["a"]`); a string
-   * holding a list separator (`,`, `;`, a line break) is refused `ambiguous`, never wrapped or split.
+   * holding a list separator between two pieces of text (a comma or semicolon of any script, `，`
+   * `、` `،` `؛` included, a tab or a line break) is refused `ambiguous`, never wrapped or split.
    */
   readonly arrays?: boolean;
   /** A string holding JSON text of an array or object, where only those are accepted, is parsed. */
   readonly jsonText?: boolean;
   /** `"null"` → `null` where null is accepted and a string is not. */
   readonly nulls?: boolean;
-  /** A number becomes its exact literal text where only strings are accepted (`4` → `"4"`). */
+  /**
+   * A number becomes its exact literal text where strings are accepted and no number type is
+   * (`4` → `"4"`); a plain JS number only where its shortest decimal is exactly it and it is a
+   * safe integer or a fraction (`0.5`), never `0.1 + 0.2` nor an integer past 2^53.
+   */
   readonly numbersToStrings?: boolean;
   /**
    * Text that is not strict JSON but has exactly one reading is repaired (code fence, BOM,
@@ -53,9 +58,11 @@ export interface LenientRules {
    */
   readonly unwrap?: boolean;
   /**
-   * Undeclared keys that spell a path (`args.path`, `todoList[0].title`) are rebuilt into
-   * nesting, when the path's first name is declared as an object (or an array, for an index),
-   * no two keys conflict and the indexes of each array run from 0 with none missing.
+   * Keys that spell a path from a declared first name (`args.path`, `todoList[0].title`) are
+   * rebuilt into nesting when that is the one reading the schema accepts: the key as sent (an open
+   * object, `additionalProperties`, `patternProperties`), every other nesting of its dots and a
+   * rename compete, and two or more are refused `ambiguous`. No two keys may conflict, and the
+   * indexes of each array must run from 0 with none missing.
    */
   readonly flattenedKey?: boolean;
 }
@@ -134,6 +141,23 @@ export type RefusalReason =
   | 'unreadable';
 
 /**
+ * One reading of a value or key the gate refused for having more than one (`ambiguous`): what a
+ * rule would make of it, where, and as what value.
+ */
+export interface Reading {
+  /**
+   * The rule that would write this reading; `as-sent` for the key or value as it came (valid as
+   * sent), `list-split` for a string read as a list split at its separators (a reading no rule
+   * writes: it only competes).
+   */
+  readonly rule: ChangeRule | 'as-sent' | 'list-split';
+  /** JSON Pointer (RFC 6901) to where the value would be: the refusal's own path for a value's readings. */
+  readonly path: string;
+  /** JSON text of the value this reading gives. */
+  readonly to: string;
+}
+
+/**
  * A value left as it is although the applicable schemas ask for another type or spelling (an
  * integer outside `integerRange`, a fraction at an integer position, a type lenient mode could
  * not convert), and why.
@@ -146,11 +170,13 @@ export interface Refusal {
   readonly reason: RefusalReason;
   /**
    * The JSON types the applicable schemas accept here; for a value no enum or const member
-   * matches (rule `enumCase`), the allowed values as JSON text (`"markdown"`).
+   * matches (rule `enumCase`), the allowed values as JSON text (`"markdown"`), the first 100 of them.
    */
   readonly expected: readonly (JsonType | string)[];
   /** One plain-English sentence, fit to show a model or a log. */
   readonly message: string;
+  /** For `ambiguous`: the readings that competed, each one the schema accepts (see `Reading`). */
+  readonly readings?: readonly Reading[];
 }
 
 /** What a coercion did. */

@@ -8,13 +8,14 @@ import { setOwn } from '../json/objects.js';
 import { normalizeName } from '../json/strings.js';
 import { accepts, TYPE_BITS, typeNames } from '../schema/keywords.js';
 import { convertLeniently, type LenientContext, type Rules } from './lenient.js';
-import { flattenedHead, mayBeFlattened, rebuildFlattened, type ReshapeContext } from './flattened-keys.js';
+import { declaredHeads, proposesKey, rebuildFlattened, type ReshapeContext } from './flattened-keys.js';
+import { describeReadings, previewOf, textOf, type GateContext } from './gate.js';
 import { foldEnumCase } from './enum-case.js';
-import { LosslessNumber, isLosslessNumber, previewArgs, stringifyArgs } from '../json/lossless.js';
+import { LosslessNumber, isLosslessNumber } from '../json/lossless.js';
 import { restoreInteger, type IntegerRange } from '../json/numbers.js';
 import { hasWork, WORK_INTEGER, WORK_LENIENT, type PlanNode } from '../schema/plan.js';
 import { PointerPath } from '../json/pointer.js';
-import type { Change, ChangeRule, CoerceResult, Refusal, RefusalReason } from './types.js';
+import type { Change, ChangeRule, CoerceResult, Reading, Refusal, RefusalReason } from './types.js';
 
 /** Depth from which the walk starts watching for cyclic arguments. */
 const CYCLE_WATCH_DEPTH = 256;
@@ -23,7 +24,7 @@ const CYCLE_WATCH_DEPTH = 256;
  * One coercion: its options, its report, and the path of the value being decided. It is the
  * visitor of the one walk, and hands lenient rules the context they need (`LenientContext`).
  */
-export class Coercion implements ValueVisitor<PlanNode>, LenientContext, ReshapeContext {
+export class Coercion implements ValueVisitor<PlanNode>, LenientContext, ReshapeContext, GateContext {
   readonly range: IntegerRange;
   readonly rules: Rules | null;
   readonly work: number;
@@ -51,13 +52,17 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
     this.changes.push({ path: this.path.pointer, from: textOf(from), to: textOf(to), rule });
   }
 
-  /** Records a refusal at the current path; `values` lists the allowed values when they are known. */
-  refuse(value: unknown, node: PlanNode, reason: RefusalReason, values?: readonly string[]): void {
+  /**
+   * Records a refusal at the current path; `values` lists the allowed values when they are known,
+   * `readings` the readings that competed (reason `ambiguous`, from the gate).
+   */
+  refuse(value: unknown, node: PlanNode, reason: RefusalReason, values?: readonly string[], readings?: readonly Reading[]): void {
     const expected = values ?? typeNames(node.accept);
-    const wanted = values !== undefined ? `expected one of ${values.join(', ')}` : expected.length === 0 ? 'no value is accepted here' : `expected ${expected.join(' or ')}`;
+    const wanted = values !== undefined ? `expected one of ${values.join(', ')}${moreValues(node, values.length)}` : expected.length === 0 ? 'no value is accepted here' : `expected ${expected.join(' or ')}`;
     const path = this.path.pointer;
-    const message = `${previewOf(value)} at ${path || 'the root'} was left as it is: ${REASONS[reason]}; ${wanted}`;
-    this.refusals.push({ path, value, reason, expected, message });
+    const why = readings === undefined ? REASONS[reason] : `it has more than one reading the schema accepts: ${describeReadings(readings, path)}`;
+    const message = `${previewOf(value)} at ${path || 'the root'} was left as it is: ${why}; ${wanted}`;
+    this.refusals.push({ path, value, reason, expected, message, ...(readings === undefined ? {} : { readings }) });
   }
 
   /**
@@ -69,18 +74,24 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
     return { value: walk(value, node, inner), changes: inner.changes, refusals: inner.refusals };
   }
 
-  /** Adds the changes of a nested coercion whose conversion was taken. */
-  adopt(changes: readonly Change[]): void {
-    this.changes.push(...changes);
+  /** Adds the changes (and refusals) of a nested coercion whose reading was taken. */
+  adopt(inner: CoerceResult): void {
+    this.changes.push(...inner.changes);
+    this.refusals.push(...inner.refusals);
   }
 
-  /** The node of a child, when it is at or above a position this coercion has work for. */
+  /**
+   * The node of a child, when it is at or above a position this coercion has work for. A key that
+   * may spell a path (`todoList[0].title`) is not walked here: the gate settles it as its object is
+   * left, against its other readings.
+   */
   child(parent: PlanNode, token: PathToken): PlanNode | undefined {
+    if (typeof token === 'string' && this.rules !== null && this.rules.flattenedKey && proposesKey(parent, token)) {
+      this.reshape().flat = true;
+      return undefined;
+    }
     const node = parent.at(token);
-    if (hasWork(node, this.work)) return node;
-    // A key no schema applies to may be a flattened path (`todoList[0].title`), rebuilt on leaving.
-    if (node === null && this.rules !== null && this.rules.flattenedKey && typeof token === 'string' && mayBeFlattened(token)) this.reshape().flat = true;
-    return undefined;
+    return hasWork(node, this.work) ? node : undefined;
   }
 
   /** Decides one value that is not a container; an optional null that accepts no null is marked for removal. */
@@ -144,7 +155,7 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
     const keys = Object.keys(object);
     const marked = new Set(removed);
     const claimed = new Set<string>();
-    for (const key of keys) if (!marked.has(key)) for (const name of claimedNames(key)) claimed.add(name);
+    for (const key of keys) if (!marked.has(key)) for (const name of claimedNames(key, node)) claimed.add(name);
     const gone = keys.length - marked.size < node.minProperties() ? new Set<string>() : new Set(removed.filter((key) => !claimed.has(normalizeName(key))));
     const kept: Record<string, unknown> | null = gone.size > 0 ? {} : null;
     for (const key of keys) {
@@ -229,32 +240,13 @@ export function decide(value: unknown, node: PlanNode, coercion: Coercion): unkn
   return convertLeniently(value, node, coercion.rules, coercion);
 }
 
-/** The names a key may stand for: its normalised spelling and, for a flattened key, its first name. */
-function claimedNames(key: string): string[] {
-  const names = [normalizeName(key)];
-  // A key opening with a dot or a bracket (`.x`) spells no path: it claims no first name.
-  if (!mayBeFlattened(key)) return names;
-  const head = flattenedHead(key);
-  if (head !== '') names.push(normalizeName(head));
-  return names;
+/** The names a key may stand for: its normalised spelling and, for a flattened key, each declared first name it starts with. */
+function claimedNames(key: string, node: PlanNode): string[] {
+  return [key, ...declaredHeads(node, key)].map(normalizeName);
 }
 
-function textOf(value: unknown): string {
-  try {
-    return stringifyArgs(value);
-  } catch {
-    return String(value);
-  }
-}
-
-/** Longest preview of a refused value in its message: the value itself is kept whole in `value`. */
-const MAX_PREVIEW_CHARS = 200;
-
-/** The refused value as its message shows it: bounded, so refusals at every level of a deep value stay linear. */
-function previewOf(value: unknown): string {
-  try {
-    return previewArgs(value, MAX_PREVIEW_CHARS);
-  } catch {
-    return String(value);
-  }
+/** `, … (N in all)` when the enum here has more members than a refusal lists (see `foldEnumCase`). */
+function moreValues(node: PlanNode, listed: number): string {
+  const all = node.stringEnum()?.length ?? 0;
+  return all > listed ? `, … (${all.toLocaleString('en')} in all)` : '';
 }

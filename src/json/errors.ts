@@ -94,6 +94,35 @@ export class MissingPeerError extends SchemaCoerceError {
   }
 }
 
+/**
+ * Thrown where a number no JavaScript number holds exactly (an integer beyond ±(2^53−1), a number
+ * beyond float64) must be written as JSON on a runtime without `JSON.rawJSON` (Node 20): by
+ * `JSON.stringify` of a value the library handed out, or by the MCP client before it sends. The
+ * number is never rounded silently; the message says how to send it exactly.
+ *
+ * @example
+ * try { JSON.stringify(call.args) } catch (e) { if (e instanceof NumberPrecisionError) send(call.json) }
+ */
+export class NumberPrecisionError extends SchemaCoerceError {
+  /** The number's literal text, e.g. `12345678901234567890`. */
+  readonly literal: string;
+  /** JSON Pointer (RFC 6901) to the number in the arguments, when known (`""`: the arguments themselves). */
+  readonly path: string | undefined;
+
+  /**
+   * @param literal - The number's literal text.
+   * @param path - Where the number is, when known.
+   * @param fix - What the caller can do instead (the end of the message).
+   */
+  constructor(literal: string, path: string | undefined, fix: string) {
+    const where = path === undefined ? '' : ` at ${path === '' ? 'the root' : path}`;
+    super(`the number ${literal}${where} is beyond what a JavaScript number holds exactly, and this runtime has no JSON.rawJSON to write its digits (Node 22 and later have it): ${fix}`);
+    this.name = 'NumberPrecisionError';
+    this.literal = literal;
+    this.path = path;
+  }
+}
+
 /** Line and column (both one-based) of a zero-based `position` in `text`. */
 export function locate(text: string, position: number): TextLocation {
   const clamped = Math.max(0, Math.min(position, text.length));

@@ -1,16 +1,18 @@
 /**
  * The lossless layer: JSON text to values whose numbers keep their literal text, and back.
- * Numbers are lossless-json's `LosslessNumber`s (the only import of lossless-json); reading and
- * writing are iterative, so nesting depth costs memory, not stack.
+ * Numbers are lossless-json's `LosslessNumber`s (`lossless-number.ts`); reading
+ * (here) and writing (`write-args.ts`) are iterative, so nesting depth costs memory, not stack.
  */
-import { LosslessNumber, isLosslessNumber } from 'lossless-json';
+import { LosslessNumber, isLosslessNumber } from './lossless-number.js';
 import { hasOwn, isPlainObject, setOwn } from './objects.js';
-import { ArgsCycleError, ArgsParseError } from './errors.js';
+import { ArgsParseError } from './errors.js';
 import { decodeString, fail, scanJson, type JsonVisitor } from './scanner.js';
-import { walkValues, type Container, type ValueVisitor } from './walk-values.js';
+import type { Container } from './walk-values.js';
 import { repairJsonText, type SyntaxChange } from './tolerant/repair.js';
 
-export { LosslessNumber, isLosslessNumber };
+export { ExactNumber, LosslessNumber, isLosslessNumber, plainNumberOf } from './lossless-number.js';
+export { previewArgs, stringifyArgs } from './write-args.js';
+export { mapLosslessNumbers, toPlainNumbers, type PlainNumbersOptions } from './plain-numbers.js';
 
 /**
  * Parses JSON text into a value whose numbers are `LosslessNumber`s, so `5`, `5.0`, `1e3` and a
@@ -197,163 +199,6 @@ function jsonEqual(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/**
- * Serialises a value as compact JSON text, writing every `LosslessNumber` exactly as spelled
- * and every `bigint` as its digits. Everything else is written as `JSON.stringify` writes it
- * (`toJSON` is honoured; `undefined`, functions and symbols are left out of objects and are
- * `null` in arrays). Any depth of nesting is written.
- *
- * @param value - The value to write, typically from `parseArgs` or a coercion.
- * @returns The JSON text; `undefined`, functions and symbols at the top level give `"null"`.
- * @throws {ArgsCycleError} When the value contains itself (a cyclic object).
- * @example
- * stringifyArgs(parseArgs('{"a":1.50,"b":12345678901234567890}')) // '{"a":1.50,"b":12345678901234567890}'
- */
-export function stringifyArgs(value: unknown): string {
-  return writeArgs(value, Infinity);
-}
-
-/**
- * The beginning of `stringifyArgs(value)`, at most `maxChars` characters: a longer text is cut at
- * a character boundary (never inside a surrogate pair) and ends with `…`. Only about `maxChars`
- * characters are written, whatever the size or depth of the value, so a preview costs O(maxChars).
- *
- * @param value - The value to preview.
- * @param maxChars - The longest preview, `…` included (at least 1).
- * @throws {ArgsCycleError} When the value contains itself within the characters written.
- * @example
- * previewArgs({ q: 'a'.repeat(100) }, 10) // '{"q":"aaa…'
- */
-export function previewArgs(value: unknown, maxChars: number): string {
-  const text = writeArgs(value, maxChars);
-  if (text.length <= maxChars) return text;
-  let end = maxChars - 1;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return text.slice(0, end) + '…';
-}
-
-/** `stringifyArgs`, stopping once more than `limit` characters are written. */
-function writeArgs(value: unknown, limit: number): string {
-  const first = scalarText(prepare(value, ''), limit);
-  if (first !== undefined) return first ?? 'null';
-  let out = '';
-  const frames: { container: Container; keys: string[] | null; index: number; wrote: boolean }[] = [];
-  const open = new Set<unknown>();
-  const enter = (container: Container) => {
-    if (open.has(container)) throw new ArgsCycleError();
-    open.add(container);
-    out += Array.isArray(container) ? '[' : '{';
-    frames.push({ container, keys: Array.isArray(container) ? null : Object.keys(container), index: 0, wrote: false });
-  };
-  enter(prepare(value, '') as Container);
-  while (frames.length > 0 && out.length <= limit) {
-    const frame = frames[frames.length - 1]!;
-    const { container, keys } = frame;
-    const length = keys === null ? (container as unknown[]).length : keys.length;
-    if (frame.index >= length) {
-      out += keys === null ? ']' : '}';
-      open.delete(container);
-      frames.pop();
-      continue;
-    }
-    const at = frame.index++;
-    const key = keys === null ? String(at) : keys[at]!;
-    const item = prepare((container as Record<string, unknown>)[key], key);
-    const text = scalarText(item, limit);
-    if (keys === null) {
-      if (at > 0) out += ',';
-      if (text === undefined) enter(item as Container);
-      else out += text ?? 'null';
-    } else if (text !== null) {
-      // Reading the output back would flatten the rope being built on every member: keep a flag.
-      if (frame.wrote) out += ',';
-      frame.wrote = true;
-      out += JSON.stringify(key) + ':';
-      if (text === undefined) enter(item as Container);
-      else out += text;
-    }
-  }
-  return out;
-}
-
-/** Applies `toJSON`, as `JSON.stringify` does (a `LosslessNumber` is written as it is). */
-function prepare(value: unknown, key: string): unknown {
-  if (typeof value === 'object' && value !== null && !isLosslessNumber(value)) {
-    const toJSON = (value as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === 'function') return toJSON.call(value, key) as unknown;
-  }
-  return value;
-}
-
-/**
- * The JSON text of a scalar; `undefined` for an array or object to open; `null` for what JSON
- * cannot hold (left out of objects, `null` in arrays).
- */
-function scalarText(value: unknown, limit: number): string | null | undefined {
-  switch (typeof value) {
-    // Past `limit` characters the text is cut: writing no more of a long string keeps a preview bounded.
-    case 'string': return JSON.stringify(value.length > limit ? value.slice(0, limit + 1) : value);
-    case 'number': return Number.isFinite(value) ? String(value) : 'null';
-    case 'boolean': return value ? 'true' : 'false';
-    case 'bigint': return value.toString();
-    case 'object':
-      if (value === null) return 'null';
-      if (isLosslessNumber(value)) return value.value;
-      if (value instanceof Number || value instanceof String || value instanceof Boolean) return JSON.stringify(value);
-      return undefined;
-    default: return null;
-  }
-}
-
 function describe(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
-}
-
-/**
- * A copy of `value` with every `LosslessNumber` turned into a plain `number`, for consumers
- * that only understand plain JSON values (validators, `JSON.stringify`). Digits beyond float64
- * precision are lost in the copy, never in `value`; whole numbers stay whole numbers.
- *
- * @param value - A value from `parseArgs` or a coercion.
- * @returns The same reference when it holds no lossless number; otherwise a copy. A cyclic
- *   reference is kept as it is.
- */
-export function toPlainNumbers(value: unknown): unknown {
-  return mapLosslessNumbers(value, Number);
-}
-
-/**
- * A copy of `value` with every `LosslessNumber` replaced by `convert(literal)`; the same
- * reference when it holds none. Iterative, so any depth is copied; cycles are kept as they are.
- */
-export function mapLosslessNumbers(value: unknown, convert: (literal: string) => unknown): unknown {
-  return walkValues(value, true, new NumberMapper(convert), [], 0);
-}
-
-/** The visitor of `mapLosslessNumbers`: every child is visited, every lossless number converted. */
-class NumberMapper implements ValueVisitor<true> {
-  private readonly convert: (literal: string) => unknown;
-
-  constructor(convert: (literal: string) => unknown) {
-    this.convert = convert;
-  }
-
-  child(): true {
-    return true;
-  }
-
-  leaf(value: unknown): unknown {
-    return isLosslessNumber(value) ? this.convert(value.value) : value;
-  }
-
-  enter(): boolean {
-    return true;
-  }
-
-  leave(_original: Container, done: Container): unknown {
-    return done;
-  }
-
-  cycle(): void {}
 }

@@ -63,17 +63,35 @@ export function describeProblems(report: ProblemReport): string {
     ...undeclared.map((key) => parentOf(key.path)),
     ...missing.map((error) => error.path),
   ]);
+  const byObject = new Map<string, UndeclaredKey[]>();
+  for (const key of undeclared) {
+    const parent = parentOf(key.path);
+    const sent = byObject.get(parent);
+    if (sent === undefined) byObject.set(parent, [key]);
+    else sent.push(key);
+  }
+  const required = new Map<string, ValidationIssue[]>();
+  for (const error of missing) {
+    const same = required.get(error.path);
+    if (same === undefined) required.set(error.path, [error]);
+    else same.push(error);
+  }
+  let written = lines[0]!.length;
   for (const path of [...objects].sort((a, b) => a.length - b.length || a.localeCompare(b))) {
+    // Past the bound, what follows would be cut from the message anyway.
+    if (written >= MAX_MESSAGE_CHARS) break;
     const node = root === null ? null : nodeAt(root, args, path);
     const parts = [`${path === '' ? 'Expected' : `At ${path}, expected`} parameters: ${node === null ? '(not known)' : listParameters(node)}.`];
-    const sent = undeclared.filter((key) => parentOf(key.path) === path);
+    const sent = byObject.get(path) ?? [];
     if (sent.length > 0) {
       const keys = sent.map(({ key, suggestion }) => (suggestion === undefined ? key : `${key} (did you mean ${suggestion}?)`));
       parts.push(`You sent undeclared key(s): ${keys.join(', ')}.`);
+      if (sent.some((key) => key.bySpelling === true)) parts.push('(Too many names to compare: only differences of case, spaces, _, . and - were looked for.)');
     }
-    const absent = missing.filter((error) => error.path === path).map((error) => missingName(error)).filter(Boolean);
+    const absent = (required.get(path) ?? []).map((error) => missingName(error)).filter(Boolean);
     if (absent.length > 0) parts.push(`Missing required: ${absent.join(', ')}.`);
     lines.push(parts.join(' '));
+    written += lines[lines.length - 1]!.length + 1;
   }
 
   const covered = new Set(undeclared.map((key) => key.path));
@@ -86,8 +104,17 @@ export function describeProblems(report: ProblemReport): string {
   return message.length <= MAX_MESSAGE_CHARS ? message : message.slice(0, MAX_MESSAGE_CHARS - 1) + '…';
 }
 
+/** `listParameters` per node: a message about many objects of one schema lists each kind once. */
+const parameterLists = new WeakMap<PlanNode, string>();
+
 /** `q (string, required), limit (integer)`: the declared parameters of an object node. */
 function listParameters(node: PlanNode): string {
+  let list = parameterLists.get(node);
+  if (list === undefined) parameterLists.set(node, (list = describeParameters(node)));
+  return list;
+}
+
+function describeParameters(node: PlanNode): string {
   const { declared } = node.shape();
   if (declared.length === 0) return '(none declared)';
   const required = node.required();

@@ -1,7 +1,8 @@
 /** The one-call pipeline: parse, coerce, validate, and the texts to dispatch and to display. */
 import { coerceArgs } from '../coerce/coerce.js';
+import { describeReadings } from '../coerce/gate.js';
 import { ArgsParseError, SchemaCoerceError } from '../json/errors.js';
-import { stringifyArgs, type RepairedParse } from '../json/lossless.js';
+import { stringifyArgs, toPlainNumbers, type RepairedParse } from '../json/lossless.js';
 import { readArgsText } from '../coerce/read-text.js';
 import { resolveRules } from '../coerce/lenient.js';
 import { describeProblems, invalidParameters, type ValidationIssue } from './message.js';
@@ -11,7 +12,8 @@ import { findUndeclaredKeys, renameUnambiguousKeys, type UndeclaredKey } from '.
 /**
  * A validator for `prepareToolCall`: `validateArgs` from `schema-coerce/validate`, or any
  * function of the same shape. It receives the coerced arguments as they are: numbers that came
- * from text are `LosslessNumber`s (`toPlainNumbers` turns them into plain numbers).
+ * from text are `LosslessNumber`s (`toPlainNumbers(args, { lossy: true })` turns them into plain
+ * numbers to judge).
  */
 export type ArgsValidator = (
   args: unknown,
@@ -53,9 +55,14 @@ export interface PrepareOptions extends CoerceOptions {
 export interface PreparedCall {
   /** Nothing stands in the way of dispatch. */
   readonly ok: boolean;
-  /** The coerced arguments (lossless numbers); `undefined` when the text was not JSON. */
+  /**
+   * The coerced arguments as JavaScript values, safe to hand to `JSON.stringify`, `structuredClone`
+   * or an SDK's `callTool`: a plain `number` wherever one holds the number exactly, an `ExactNumber`
+   * where none does (an integer beyond ±(2^53−1), `1e400`; see `toPlainNumbers`). `undefined` when
+   * the text was not JSON.
+   */
   readonly args: unknown;
-  /** The JSON text to dispatch: the input text itself when nothing changed. */
+  /** The JSON text to dispatch, every number as written: the input text itself when nothing changed. */
   readonly json: string;
   /** The text to display, made from the very same `json`: `name(json)`, or `json` without a name. */
   readonly display: string;
@@ -129,7 +136,7 @@ export function prepareToolCall(argsOrText: unknown, schema: unknown, options: P
     return finish(options, { ok: true, args: parsed, json, changes: syntax, refusals: [], errors: [], undeclared: [] });
   }
 
-  const renamed = options.renameUnambiguous === true ? renameUnambiguousKeys(parsed, schema) : { value: parsed, changes: [], conflicts: [] };
+  const renamed = options.renameUnambiguous === true ? renameUnambiguousKeys(parsed, schema, options) : { value: parsed, changes: [], conflicts: [] };
   const coerced = coerceArgs(renamed.value, schema, options);
   const args = coerced.value;
   const json = args === parsed && read !== undefined ? read.text : writable(args);
@@ -146,6 +153,13 @@ export function prepareToolCall(argsOrText: unknown, schema: unknown, options: P
       errors = verdict.errors ?? [];
       undeclared = verdict.undeclared ?? [];
       message = verdict.message ?? describeProblems({ toolName, args, schema, errors, undeclared });
+    }
+    // A value or key with more than one reading was left as sent, valid or not: a validated call
+    // fails on it, naming the readings, rather than let the server take one of them by chance.
+    const ambiguous = coerced.refusals.filter((refusal) => refusal.readings !== undefined).map(toIssue);
+    if (ambiguous.length > 0) {
+      errors = [...errors, ...ambiguous];
+      message = describeProblems({ toolName, args, schema, errors, undeclared });
     }
   } else {
     if (rejectUndeclared) undeclared = findUndeclaredKeys(args, schema);
@@ -171,9 +185,13 @@ function checkValidator(validate: unknown): void {
   throw new TypeError(`[schema-coerce] prepareToolCall: validate must be a function (validateArgs from 'schema-coerce/validate') or false, not ${validate === null || typeof validate !== 'object' ? String(validate) : 'an object'}`);
 }
 
-/** A refusal as the message describes an error: `must be integer`, `must be one of "a", "b"`. */
+/**
+ * A refusal as the message describes an error: `must be integer`, `must be one of "a", "b"`, or
+ * for a value or key with competing readings, the readings.
+ */
 function toIssue(refusal: Refusal): ValidationIssue {
-  const { path, expected, reason } = refusal;
+  const { path, expected, reason, readings } = refusal;
+  if (readings !== undefined) return { path, keyword: 'ambiguous', message: `has more than one reading the schema accepts: ${describeReadings(readings, path)}; send exactly one` };
   if (reason === 'cycle' || reason === 'unreadable' || expected.length === 0) return { path, keyword: 'schema', message: 'cannot be checked' };
   const values = expected.some((entry) => entry.startsWith('"'));
   return values
@@ -208,7 +226,8 @@ function refused(options: PrepareOptions, args: unknown, json: string, message: 
   return finish(options, { ok: false, args, json, changes: [], refusals: [], errors: [], undeclared: [], message, ...(parseError === undefined ? {} : { parseError }) });
 }
 
+/** The call as handed out: its display text, and its arguments as plain values (see `PreparedCall.args`). */
 function finish(options: PrepareOptions, call: Omit<PreparedCall, 'display'>): PreparedCall {
   const display = options.toolName === undefined ? call.json : `${options.toolName}(${call.json})`;
-  return { ...call, display };
+  return { ...call, args: toPlainNumbers(call.args), display };
 }

@@ -8,7 +8,10 @@ import { normalizeName } from '../json/strings.js';
 import { walkValues, type Container, type PathToken, type ValueVisitor } from '../json/walk-values.js';
 import { planOrNull, type PlanNode } from '../schema/plan.js';
 import { escapeToken, PointerPath } from '../json/pointer.js';
-import type { Change } from '../coerce/types.js';
+import type { Change, CoerceOptions, CoerceResult } from '../coerce/types.js';
+import { valueCoercer } from '../coerce/coerce.js';
+import { judge } from '../coerce/gate.js';
+import { keyReadings, renameTargets, type KeyReading } from '../coerce/key-readings.js';
 
 /** A key the applicable schemas do not declare, with the declared name probably meant. */
 export interface UndeclaredKey {
@@ -18,6 +21,12 @@ export interface UndeclaredKey {
   readonly key: string;
   /** The declared name the model probably meant, when one stands out. */
   readonly suggestion?: string;
+  /**
+   * Set when names were compared by spelling alone (the same name once normalised), not by edit
+   * distance: the arguments sent more unknown keys against more declared names than one scan
+   * compares (`MAX_NAME_COMPARISONS`). A key without a suggestion may still mean a declared name.
+   */
+  readonly bySpelling?: true;
 }
 
 /**
@@ -35,7 +44,7 @@ export interface UndeclaredKey {
  * // [{ path: '/query', key: 'query', suggestion: 'q' }]
  */
 export function findUndeclaredKeys(args: unknown, schema: unknown): UndeclaredKey[] {
-  const scan = new KeyScan(false);
+  const scan = new KeyScan(undefined);
   scan.run(args, schema);
   return scan.found;
 }
@@ -57,16 +66,21 @@ export interface KeyRenames {
 /**
  * Renames each undeclared key that matches exactly one declared name by normalisation (case,
  * `snake_case`, `camelCase`, `kebab-case`) when that name is not already present: `thought_number`
- * becomes `thoughtNumber`. Two undeclared keys of one object that match the same name are both
+ * becomes `thoughtNumber`. The rename is one reading of the key among others, and the gate decides
+ * as it does for the flattened-key rule (`coerce/key-readings.ts`): `file.path` is not renamed to
+ * `filePath` where `file` declares `path` and the nesting fits as well (the coercion then refuses
+ * it, with both readings). Two undeclared keys of one object that match the same name are both
  * left as they are, and listed in `conflicts`. Key order is kept. Pure: new containers only on the
  * path to a rename.
  *
  * @param args - The arguments.
  * @param schema - The tool's input JSON Schema.
+ * @param options - The options of the coercion that follows: how far the schema takes each reading
+ *   of a key is judged as that coercion would judge it.
  * @returns The renamed arguments, the changes, and the keys not renamed for a conflict.
  */
-export function renameUnambiguousKeys(args: unknown, schema: unknown): KeyRenames {
-  const scan = new KeyScan(true);
+export function renameUnambiguousKeys(args: unknown, schema: unknown, options?: CoerceOptions): KeyRenames {
+  const scan = new KeyScan(valueCoercer(options));
   const value = scan.run(args, schema);
   return { value, changes: scan.changes, conflicts: scan.conflicts };
 }
@@ -80,12 +94,17 @@ class KeyScan implements ValueVisitor<PlanNode> {
   readonly changes: Change[] = [];
   readonly conflicts: UndeclaredKey[] = [];
   private readonly renaming: boolean;
+  /** When renaming: how the gate judges a reading's value (see `renameUnambiguousKeys`). */
+  private readonly nest: ((value: unknown, node: PlanNode) => CoerceResult) | undefined;
   private readonly path = new PointerPath();
+  /** Name comparisons this scan may still make (see `MAX_NAME_COMPARISONS`). */
+  private comparisons = MAX_NAME_COMPARISONS;
   /** Per entered container, the renames to make in it as it is left (`null`: none). */
   private readonly renames: (Map<string, string> | null)[] = [];
 
-  constructor(renaming: boolean) {
-    this.renaming = renaming;
+  constructor(nest: ((value: unknown, node: PlanNode) => CoerceResult) | undefined) {
+    this.renaming = nest !== undefined;
+    this.nest = nest;
   }
 
   /** Walks `args` against the plan of `schema`; returns them, renamed when renaming. */
@@ -109,13 +128,18 @@ class KeyScan implements ValueVisitor<PlanNode> {
       const shape = node.shape();
       const undeclared = shape.open ? [] : keys.filter((key) => !node.declares(key));
       const at = this.path.pointer;
-      const targets = this.renaming ? undeclared.map((key) => unambiguous(key, shape.declared, keys, container)) : [];
+      const targets = this.renaming ? undeclared.map((key) => this.renameOf(key, node, container, at)) : [];
       const claims = new Map<string | undefined, number>();
       for (const target of targets) claims.set(target, (claims.get(target) ?? 0) + 1);
+      const cost = undeclared.length * shape.declared.length;
+      this.comparisons += undeclared.length * COMPARISONS_PER_KEY;
+      const bySpelling = cost > this.comparisons;
+      if (!bySpelling) this.comparisons -= cost;
+      const names = undeclared.length === 0 ? null : new Suggestions(shape.declared, node.required(), keys, undeclared.length, bySpelling);
       undeclared.forEach((key, i) => {
-        const suggestion = suggest(key, shape.declared, node.required(), keys, undeclared.length);
+        const suggestion = names!.suggest(key);
         const path = `${at}/${escapeToken(key)}`;
-        this.found.push({ path, key, ...(suggestion === undefined ? {} : { suggestion }) });
+        this.found.push({ path, key, ...(suggestion === undefined ? {} : { suggestion }), ...(bySpelling ? { bySpelling } : {}) });
         const rename = targets[i];
         if (rename === undefined) return;
         // Two keys meaning one name: renaming either would drop the other's value. A declared key
@@ -142,50 +166,106 @@ class KeyScan implements ValueVisitor<PlanNode> {
   }
 
   cycle(): void {}
-}
 
-/** The one declared name `key` normalises to, when it is not sent or is sent as null (then a conflict); else undefined. */
-function unambiguous(key: string, declared: readonly string[], present: readonly string[], container: Record<string, unknown>): string | undefined {
-  const matches = declared.filter((name) => normalizeName(name) === normalizeName(key));
-  const [only] = matches;
-  return matches.length === 1 && (!present.includes(only!) || container[only!] === null) ? only : undefined;
+  /**
+   * The declared name `key` is renamed to: the gate's one reading of it, when that is a rename
+   * (the name not sent, or sent as null: then a conflict); undefined otherwise.
+   */
+  private renameOf(key: string, node: PlanNode, container: Record<string, unknown>, at: string): string | undefined {
+    if (renameTargets(node, key).length === 0) return undefined;
+    const verdict = judge(keyReadings(key, container[key], node, container, at, this.nest!));
+    return verdict.kind === 'take' && verdict.proposal.rule === 'rename-key' ? ((verdict.proposal as KeyReading).steps[0] as string) : undefined;
+  }
 }
 
 /**
- * The declared name probably meant by `key`, tier by tier: same name once normalised; then a
- * small edit distance; then one name containing the other at its start or end (`q`/`query`,
- * `depth`/`maxDepth`) or abbreviating it (`qty`/`quantity`); then, when this is the only undeclared key, the only required name missing.
+ * How many name comparisons (undeclared keys times declared names) a scan makes by edit distance
+ * and containment: `MAX_NAME_COMPARISONS`, and `COMPARISONS_PER_KEY` more for each undeclared key
+ * it meets, so the work stays linear in the arguments. Past it, an object's suggestions come from
+ * spelling alone (the same name once normalised, looked up by index): 500 unknown keys against
+ * 10,000 declared names cost 500 lookups, not five million edit distances, while keys against
+ * schemas of a normal size (up to 100 names) are always compared in full.
  */
-function suggest(
-  key: string,
-  declared: readonly string[],
-  required: readonly string[],
-  present: readonly string[],
-  undeclaredCount: number,
-): string | undefined {
-  const candidates = declared.filter((name) => !present.includes(name));
-  const sent = normalizeName(key);
-  const same = candidates.find((name) => normalizeName(name) === sent);
-  if (same !== undefined) return same;
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const name of candidates) {
-    const target = normalizeName(name);
-    const distance = editDistance(sent, target);
-    if (distance <= Math.max(1, Math.floor(Math.max(sent.length, target.length) / 3)) && distance < bestDistance) {
-      best = name;
-      bestDistance = distance;
-    }
+const MAX_NAME_COMPARISONS = 10_000;
+const COMPARISONS_PER_KEY = 100;
+
+/** A node's declared names indexed: by normalised form, each one's form, and as a set. Built once per list. */
+interface NameIndex {
+  readonly bySpelling: ReadonlyMap<string, readonly string[]>;
+  readonly forms: readonly string[];
+  readonly names: ReadonlySet<string>;
+}
+
+const nameIndexes = new WeakMap<readonly string[], NameIndex>();
+
+function spellingsOf(declared: readonly string[]): NameIndex {
+  let index = nameIndexes.get(declared);
+  if (index === undefined) {
+    const bySpelling = new Map<string, string[]>();
+    const forms = declared.map((name) => {
+      const form = normalizeName(name);
+      const names = bySpelling.get(form);
+      if (names === undefined) bySpelling.set(form, [name]);
+      else names.push(name);
+      return form;
+    });
+    index = { bySpelling, forms, names: new Set(declared) };
+    nameIndexes.set(declared, index);
   }
-  if (best !== undefined) return best;
-  const contained = candidates.filter((name) => {
-    const target = normalizeName(name);
-    const [short, long] = target.length <= sent.length ? [target, sent] : [sent, target];
-    return short.length > 0 && (long.startsWith(short) || long.endsWith(short) || abbreviates(short, long));
-  });
-  if (contained.length === 1) return contained[0];
-  const missing = required.filter((name) => candidates.includes(name));
-  return undeclaredCount === 1 && missing.length === 1 ? missing[0] : undefined;
+  return index;
+}
+
+/**
+ * The declared names probably meant by the undeclared keys of one object, tier by tier: same name
+ * once normalised; then a small edit distance; then one name containing the other at its start or
+ * end (`q`/`query`, `depth`/`maxDepth`) or abbreviating it (`qty`/`quantity`); then, when this is
+ * the only undeclared key, the only required name missing. Names the object already has are never
+ * suggested. By spelling (past `MAX_NAME_COMPARISONS`), the first tier alone.
+ */
+class Suggestions {
+  private readonly declared: readonly string[];
+  private readonly required: readonly string[];
+  private readonly present: ReadonlySet<string>;
+  private readonly undeclaredCount: number;
+  private readonly bySpelling: boolean;
+
+  constructor(declared: readonly string[], required: readonly string[], present: readonly string[], undeclaredCount: number, bySpelling: boolean) {
+    this.declared = declared;
+    this.required = required;
+    this.present = new Set(present);
+    this.undeclaredCount = undeclaredCount;
+    this.bySpelling = bySpelling;
+  }
+
+  suggest(key: string): string | undefined {
+    const sent = normalizeName(key);
+    const index = spellingsOf(this.declared);
+    const same = index.bySpelling.get(sent)?.find((name) => !this.present.has(name));
+    if (same !== undefined || this.bySpelling) return same;
+    const candidates: number[] = [];
+    this.declared.forEach((name, i) => {
+      if (!this.present.has(name)) candidates.push(i);
+    });
+    let best: string | undefined;
+    let bestDistance = Infinity;
+    for (const i of candidates) {
+      const target = index.forms[i]!;
+      const distance = editDistance(sent, target);
+      if (distance <= Math.max(1, Math.floor(Math.max(sent.length, target.length) / 3)) && distance < bestDistance) {
+        best = this.declared[i];
+        bestDistance = distance;
+      }
+    }
+    if (best !== undefined) return best;
+    const contained = candidates.filter((i) => {
+      const target = index.forms[i]!;
+      const [short, long] = target.length <= sent.length ? [target, sent] : [sent, target];
+      return short.length > 0 && (long.startsWith(short) || long.endsWith(short) || abbreviates(short, long));
+    });
+    if (contained.length === 1) return this.declared[contained[0]!];
+    const missing = this.required.filter((name) => !this.present.has(name) && index.names.has(name));
+    return this.undeclaredCount === 1 && missing.length === 1 ? missing[0] : undefined;
+  }
 }
 
 /** `short` is `long` with letters left out, first letter kept: `qty` abbreviates `quantity`. */
@@ -199,21 +279,24 @@ function abbreviates(short: string, long: string): boolean {
   return true;
 }
 
+/** Three rows of the distance table, reused from call to call (grown to the longest name seen). */
+let rows: [Int32Array, Int32Array, Int32Array] = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
 /** Optimal string alignment distance (Levenshtein with adjacent transpositions). */
 function editDistance(a: string, b: string): number {
   if (Math.abs(a.length - b.length) > 3) return Infinity;
-  let before: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  if (rows[0].length <= b.length) rows = [new Int32Array(b.length + 1), new Int32Array(b.length + 1), new Int32Array(b.length + 1)];
+  let [before, previous, current] = rows;
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    current[0] = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let distance = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) distance = Math.min(distance, before[j - 2]! + 1);
-      current.push(distance);
+      current[j] = distance;
     }
-    before = previous;
-    previous = current;
+    [before, previous, current] = [previous, current, before];
   }
   return previous[b.length]!;
 }

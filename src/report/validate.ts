@@ -6,7 +6,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { isLegacyDialect, isSchemaObject } from '../schema/document.js';
-import { isSafePattern } from '../schema/patterns.js';
+import { compileLinear } from '../schema/patterns.js';
 import { toPlainNumbers } from '../json/lossless.js';
 import { describeProblems, type ValidationIssue } from './message.js';
 import { findUndeclaredKeys, type UndeclaredKey } from './undeclared.js';
@@ -55,23 +55,33 @@ type Compiled =
   | { readonly kind: 'ajv-2020' | 'ajv-draft-07'; readonly validate: ValidateFunction }
   | { readonly kind: 'skipped'; readonly reason: string };
 
+/** A pattern Ajv ran whose match against a value cannot be checked (see `Pattern`). */
+class PatternUnchecked extends Error {}
+
 /**
- * How Ajv compiles `pattern` and `patternProperties`: a pattern the coercion's safety policy
- * refuses (see `isSafePattern`) stops the compile, so validation is skipped with that reason
- * instead of hanging on a model-chosen string (`^(a+)+$` against `"aaaa…a!"` never returns).
+ * How Ajv compiles `pattern` and `patternProperties`: by the linear-time matcher the coercion
+ * uses (`compileLinear`), so no model-chosen string can make a pattern backtrack without bound
+ * (`^(a+)+$` against `"aaaa…a!"`). A pattern that is invalid stops the compile, as Ajv's own would;
+ * a match that cannot be checked (a backreference, a text past the step bound) stops the
+ * validation, which then fails closed with the reason.
  */
-const safeRegExp = Object.assign(
-  (source: string, flags: string): RegExp => {
-    if (!isSafePattern(source)) {
-      const shown = source.length > 60 ? `${source.slice(0, 60)}…` : source;
-      throw new Error(`the pattern ${JSON.stringify(shown)} could backtrack without bound, so it is not run`);
-    }
-    return new RegExp(source, flags);
+const linearRegExp = Object.assign(
+  (source: string, flags: string) => {
+    const pattern = compileLinear(source, flags);
+    return {
+      test(text: string): boolean {
+        const matched = pattern.test(text);
+        if (matched !== undefined) return matched;
+        const shown = source.length > 60 ? `${source.slice(0, 60)}…` : source;
+        throw new PatternUnchecked(`the pattern ${JSON.stringify(shown)} cannot be checked in bounded time (${pattern.unsupported ?? 'the text is too long for it'})`);
+      },
+      toString: () => `/${source}/${flags}`,
+    };
   },
-  { code: 'new RegExp' },
+  { code: 'schema-coerce linear pattern' },
 );
 
-const AJV_OPTIONS = { allErrors: true, strict: false, logger: false, code: { regExp: safeRegExp } } as const;
+const AJV_OPTIONS = { allErrors: true, strict: false, logger: false, code: { regExp: linearRegExp } } as const;
 let ajv2020: Ajv2020 | undefined;
 let ajvDraft07: Ajv | undefined;
 const compiled = new WeakMap<object, Compiled>();
@@ -105,7 +115,7 @@ export function validateArgs(args: unknown, schema: unknown, options?: ValidateO
 }
 
 function judge(args: unknown, schema: unknown, options: ValidateOptions | undefined): ValidationResult {
-  const plain = toPlainNumbers(args);
+  const plain = toPlainNumbers(args, { lossy: true });
   const verdict = options?.provider === undefined ? runAjv(plain, schema) : runProvider(options.provider, plain, schema);
   const undeclared = options?.rejectUndeclared === false ? [] : findUndeclaredKeys(args, schema);
   if (verdict.errors.length === 0 && undeclared.length === 0) {
@@ -131,8 +141,8 @@ function refuse(
  * The verdict on arguments the validator could not check (it threw on them): they fail, with
  * the reason as the one error, so the model is told to send something checkable.
  */
-function unchecked(reason: string): { errors: readonly ValidationIssue[]; reason: string } {
-  const message = `could not be checked against the schema (${reason}); send them less deeply nested`;
+function unchecked(reason: string, hint = 'send them less deeply nested'): { errors: readonly ValidationIssue[]; reason: string } {
+  const message = `could not be checked against the schema (${reason}); ${hint}`;
   return { reason, errors: [{ path: '', keyword: 'unchecked', message }] };
 }
 
@@ -149,6 +159,7 @@ function runAjv(plain: unknown, schema: unknown): Verdict {
     const valid = compiledSchema.validate(plain);
     return { kind: compiledSchema.kind, errors: valid ? [] : (compiledSchema.validate.errors ?? []).map(toIssue) };
   } catch (error) {
+    if (error instanceof PatternUnchecked) return { kind: compiledSchema.kind, ...unchecked(error.message, 'send a value the pattern can be checked against') };
     // A stack overflow is named in words of our own: each engine spells its message differently.
     const why = error instanceof RangeError ? 'the validator ran out of stack' : `the validator threw: ${messageOf(error)}`;
     return { kind: compiledSchema.kind, ...unchecked(why) };

@@ -97,7 +97,9 @@ export class AcceptedTypes {
         const branches = ownValue(schema, keyword);
         if (!Array.isArray(branches) || branches.length === 0) continue;
         let union = 0;
-        for (const sub of branches) union |= branch(sub, depth + 1);
+        // Once some branch lets everything through, the rest cannot add to the union: a wide
+        // `anyOf` costs as many branches as it takes to find one that says nothing of the slot.
+        for (let i = 0; i < branches.length && union !== ALL_TYPES; i++) union |= branch(branches[i], depth + 1);
         mask &= union;
       }
       for (const target of this.applicators.refTargets(schema)) mask &= recurse(target, depth + 1);

@@ -7,14 +7,21 @@
 import { hasOwn, ownValue } from '../json/objects.js';
 import { isSchemaObject, type SchemaDocument, type SchemaObject } from './document.js';
 import { IN_PLACE_ARRAY, IN_PLACE_MAP, IN_PLACE_SINGLE, POSITIONAL, POSITIONAL_MAP, REF_KEYWORDS } from './keywords.js';
-import { compilePattern } from './patterns.js';
+import { compilePattern, type Pattern } from './patterns.js';
+
+/**
+ * What applies to a property whose key a pattern cannot be checked against (see `Pattern`): an
+ * empty schema standing for "unknown", so the value is left as it is and the key is never called
+ * undeclared nor read as a path.
+ */
+export const UNCHECKED: SchemaObject = Object.freeze({});
 
 /** The applicator lookups of one schema document. */
 export class Applicators {
   private readonly doc: SchemaDocument;
   private readonly refs = new Map<SchemaObject, SchemaObject[]>();
   private readonly closures = new Map<SchemaObject, SchemaObject[]>();
-  private readonly compiledPatterns = new Map<SchemaObject, [RegExp, unknown][]>();
+  private readonly compiledPatterns = new Map<SchemaObject, [Pattern, unknown][]>();
 
   constructor(doc: SchemaDocument) {
     this.doc = doc;
@@ -22,19 +29,24 @@ export class Applicators {
 
   /**
    * The subschemas of `schema` that apply to its property `key`: the property's own, every
-   * matching pattern's, or else `additionalProperties`.
+   * matching pattern's, or else `additionalProperties`; `[UNCHECKED]` alone when a pattern's
+   * match against `key` cannot be checked.
    */
   propertySchemas(schema: SchemaObject, key: string): unknown[] {
     const out: unknown[] = [];
     const properties = ownValue(schema, 'properties');
     if (isSchemaObject(properties) && hasOwn(properties, key)) out.push(properties[key]);
-    for (const [pattern, sub] of this.patterns(schema)) if (pattern.test(key)) out.push(sub);
+    for (const [pattern, sub] of this.patterns(schema)) {
+      const matched = pattern.test(key);
+      if (matched === undefined) return [UNCHECKED];
+      if (matched) out.push(sub);
+    }
     if (out.length === 0) out.push(ownValue(schema, 'additionalProperties'));
     return out;
   }
 
-  /** Compiled `patternProperties` of a schema; invalid or unsafe patterns are left out. */
-  patterns(schema: SchemaObject): [RegExp, unknown][] {
+  /** Compiled `patternProperties` of a schema; invalid patterns (valid in no syntax) are left out. */
+  patterns(schema: SchemaObject): [Pattern, unknown][] {
     let compiled = this.compiledPatterns.get(schema);
     if (compiled === undefined) {
       compiled = [];

@@ -1,35 +1,56 @@
 /**
- * `patternProperties` regular expressions, compiled under a safety policy: a pattern that is
- * not a valid regular expression, or that nests unbounded quantifiers (`(a+)+`, `(\w*)*`, the
- * shape of catastrophic backtracking), is left out and never matches. Matching such a pattern
- * against a model-chosen key could hang the process; leaving it out can only mean a key is
- * coerced by `additionalProperties` instead, or not at all.
+ * `pattern` and `patternProperties` regular expressions, run by a linear-time matcher
+ * (`pattern-machine.ts`) instead of the native backtracking engine: a model-chosen key or string
+ * can never make a pattern backtrack exponentially (`^(a+)+$`, `^(a|a?)+$`, `^(.*a){12}$`).
+ * The meaning is ECMA-262's, `u` flag included, as JSON Schema asks; lookahead and lookbehind
+ * are supported. A pattern the matcher cannot run (a backreference, an inline modifier, a
+ * program past its size bound) and a test past its step bound answer "cannot check"
+ * (`undefined`), never a guess: the caller fails closed.
  */
+import { PatternMachine } from './pattern-machine.js';
+import { parsePattern, UnsupportedPattern } from './pattern-syntax.js';
 
-const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d+,\d*\})(?:[^()\\]|\\.)*\)(?:[+*]|\{\d+,\d*\})/;
-const MAX_PATTERN_LENGTH = 1000;
-
-/**
- * True when `source` may be run against a model-chosen string: at most 1,000 characters, and no
- * group with an unbounded quantifier is itself repeated without bound.
- */
-export function isSafePattern(source: string): boolean {
-  return source.length <= MAX_PATTERN_LENGTH && !NESTED_QUANTIFIER.test(source);
+/** A compiled pattern: `test` is true, false, or `undefined` when the match cannot be checked. */
+export interface Pattern {
+  /** The pattern as written. */
+  readonly source: string;
+  /** `'u'`, or `''` for a pattern only the legacy syntax accepts. */
+  readonly flags: string;
+  /** Why the pattern cannot be checked at all, when it cannot. */
+  readonly unsupported?: string;
+  /** True when the pattern matches somewhere in `text`; `undefined` when that cannot be checked. */
+  test(text: string): boolean | undefined;
 }
 
 /**
- * Compiles an ECMA-262 pattern (with the `u` flag when it allows, as JSON Schema asks), or
- * returns `undefined` when it is invalid, too long or unsafe.
+ * Compiles a pattern for linear-time matching with `flags` (`'u'` or `''`).
+ *
+ * @throws SyntaxError - when the pattern is not valid with those flags (the native engine's error).
  */
-export function compilePattern(source: string): RegExp | undefined {
-  if (!isSafePattern(source)) return undefined;
+export function compileLinear(source: string, flags: string): Pattern {
+  // The native engine is the judge of syntax: it throws here for an invalid pattern.
+  new RegExp(source, flags);
   try {
-    return new RegExp(source, 'u');
-  } catch {
+    const machine = new PatternMachine(parsePattern(source, flags === 'u'), flags);
+    return { source, flags, test: (text) => machine.test(text) };
+  } catch (error) {
+    // Fail closed: a pattern the matcher could not read is one it cannot check.
+    const unsupported = error instanceof UnsupportedPattern ? error.message : 'the matcher could not read it';
+    return { source, flags, unsupported, test: () => undefined };
+  }
+}
+
+/**
+ * Compiles an ECMA-262 pattern, with the `u` flag when it allows (as JSON Schema asks) and the
+ * legacy syntax otherwise, or returns `undefined` when it is valid in neither.
+ */
+export function compilePattern(source: string): Pattern | undefined {
+  for (const flags of ['u', '']) {
     try {
-      return new RegExp(source);
+      return compileLinear(source, flags);
     } catch {
-      return undefined;
+      // Not valid with these flags.
     }
   }
+  return undefined;
 }

@@ -11,7 +11,8 @@
  */
 import { hasOwn, ownValue } from '../json/objects.js';
 import { AcceptedTypes } from './accepted-types.js';
-import { Applicators, itemSchema } from './applicators.js';
+import { Applicators, itemSchema, UNCHECKED } from './applicators.js';
+import { PropertyIndex } from './property-index.js';
 import { SchemaDocument, isSchemaObject, type SchemaObject } from './document.js';
 import { ALL_TYPES, accepts, declaresInteger } from './keywords.js';
 import { markWork } from './work-marks.js';
@@ -46,6 +47,7 @@ export class PlanNode {
   private keyed: Map<string, PlanNode | null> | undefined;
   private tuple: (PlanNode | null | undefined)[] | undefined;
   private rest: PlanNode | null | undefined;
+  private index: PropertyIndex | undefined;
   private objectShape: ObjectShape | undefined;
   private enumMembers: readonly string[] | null | undefined;
   private requiredNames: readonly string[] | undefined;
@@ -76,10 +78,14 @@ export class PlanNode {
     const cache = (this.keyed ??= new Map());
     const hit = cache.get(key);
     if (hit !== undefined) return hit;
-    const entries = this.members.flatMap((member) => this.compiler.applicators.propertySchemas(member, key));
-    let accept = ALL_TYPES;
-    for (const entry of this.entries) accept &= this.compiler.types.atProperty(entry, key);
-    const node = this.compiler.node(entries, accept);
+    const entries = this.properties().schemasFor(key);
+    let node: PlanNode | null;
+    if (entries[0] === UNCHECKED) node = this.compiler.node(entries, ALL_TYPES);
+    else {
+      let accept = ALL_TYPES;
+      for (const entry of this.entries) accept &= this.compiler.types.atProperty(entry, key);
+      node = this.compiler.node(entries, accept);
+    }
     // A copy of the key: the key read from arguments may be a slice of a larger text, kept whole by it.
     if (cache.size < MAX_CACHED_KEYS) cache.set(flatCopy(key), node);
     return node;
@@ -92,27 +98,23 @@ export class PlanNode {
    */
   shape(): ObjectShape {
     if (this.objectShape === undefined) {
-      const declared: string[] = [];
-      let open = false;
-      for (const member of this.members) {
-        const properties = ownValue(member, 'properties');
-        if (isSchemaObject(properties)) {
-          for (const name of Object.keys(properties)) if (!declared.includes(name)) declared.push(name);
-        }
-        for (const keyword of ['additionalProperties', 'unevaluatedProperties']) {
-          const extra = ownValue(member, keyword);
-          if (extra === true || isSchemaObject(extra)) open = true;
-        }
-      }
+      const { declared, open } = this.properties();
       this.objectShape = { declared, open: open || declared.length === 0 };
     }
     return this.objectShape;
   }
 
-  /** True when `key` is a declared property here or matches a `patternProperties` pattern. */
+  /**
+   * True when `key` is a declared property here or matches a `patternProperties` pattern, or
+   * when whether it matches one cannot be checked.
+   */
   declares(key: string): boolean {
-    if (this.shape().declared.includes(key)) return true;
-    return this.members.some((member) => this.compiler.applicators.patterns(member).some(([pattern]) => pattern.test(key)));
+    return this.properties().declares(key);
+  }
+
+  /** The property index of this node's schemas, built on first need. */
+  private properties(): PropertyIndex {
+    return (this.index ??= new PropertyIndex(this.members, this.compiler.applicators));
   }
 
   /**
@@ -138,7 +140,7 @@ export class PlanNode {
    * own schemas accept null (a type, enum or const with null, or OpenAPI `nullable: true`).
    */
   dropsNull(key: string): boolean {
-    const keeps = (this.nullKeeps ??= { required: namesIn(this.members, keptLists), declared: new Set(this.shape().declared) });
+    const keeps = (this.nullKeeps ??= { required: namesIn(this.members, keptLists), declared: this.properties().names });
     if (keeps.required.has(key) || !keeps.declared.has(key)) return false;
     const child = this.child(key);
     return child !== null && !accepts(child.accept, null);
@@ -301,7 +303,7 @@ export function compilePlan(schema: unknown): PlanNode | null {
 
 /** The string members of the `enum`s and `const`s of `schemas`: see `PlanNode.stringEnum`. */
 function stringMembers(schemas: readonly SchemaObject[]): readonly string[] | null {
-  const members: string[] = [];
+  const members = new Set<string>();
   let constrained = false;
   for (const schema of schemas) {
     const values = ownValue(schema, 'enum');
@@ -309,12 +311,12 @@ function stringMembers(schemas: readonly SchemaObject[]): readonly string[] | nu
     if (hasOwn(schema, 'const')) listed.push(ownValue(schema, 'const'));
     if (Array.isArray(values) || hasOwn(schema, 'const')) {
       constrained = true;
-      for (const member of listed) if (typeof member === 'string' && !members.includes(member)) members.push(member);
+      for (const member of listed) if (typeof member === 'string') members.add(member);
     } else if (acceptsAnyString(ownValue(schema, 'type'))) {
       return null;
     }
   }
-  return constrained && members.length > 0 ? members : null;
+  return constrained && members.size > 0 ? [...members] : null;
 }
 
 function acceptsAnyString(type: unknown): boolean {

@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Change, CoerceOptions, RefusalReason } from '../../src/index.js';
+import type { Change, CoerceOptions, Reading, RefusalReason } from '../../src/index.js';
 
 /** One row of a fixture table. `input` and `expected` are raw JSON text. */
 export interface FixtureCase {
@@ -11,7 +11,9 @@ export interface FixtureCase {
   readonly options?: CoerceOptions;
   readonly changes?: readonly Partial<Change>[];
   /** Every refusal the row expects, in order; `[]` when none is. Required: silence is not a pass. */
-  readonly refusals: readonly { path: string; reason: RefusalReason }[];
+  readonly refusals: readonly { path: string; reason: RefusalReason; readings?: readonly Reading[] }[];
+  /** What `prepareToolCall` with `renameUnambiguous` makes of the row, where that differs: a refusal naming `error`. */
+  readonly withRename?: { readonly error: string };
 }
 
 export interface FixtureFile<T = FixtureCase> {

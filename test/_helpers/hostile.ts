@@ -6,6 +6,7 @@
 import { ArgsParseError, LosslessNumber, coerceArgs, coerceArgsJson, parseArgs, stringifyArgs } from '../../src/index.js';
 import { renderSchemaForModel } from '../../src/render.js';
 import { findUndeclaredKeys, validateArgs } from '../../src/validate.js';
+import { hostileOperations, hostileWorkloads } from '../../bench/hostile.js';
 
 type Params = Record<string, unknown>;
 const INT = { type: 'integer' };
@@ -121,6 +122,14 @@ export const RECIPES: Record<string, (params: Params) => unknown> = {
     const result = coerceArgs(args, { additionalProperties: INT }, { lenient: true });
     return { same: result.value === args, changes: result.changes.length, refusals: result.refusals.length };
   },
+  /**
+   * One workload of bench/hostile.ts (about 10 KB of arguments against a hostile schema), through
+   * every operation the bench times, the plan compiled afresh: a summary of each answer.
+   */
+  'hostile-workload': ({ index }) => {
+    const workload = hostileWorkloads()[Number(index)]!;
+    return Object.fromEntries(hostileOperations(workload).map(([task, run]) => [task, summary(run())]));
+  },
   /** patternProperties whose pattern is invalid or backtracks catastrophically. */
   'hostile-patterns': () => {
     const schema = { patternProperties: { '([': INT, '^(a+)+$': INT, '(x|x)*y': INT, '^(\\w*)*$': INT }, additionalProperties: { type: 'number' } };
@@ -128,3 +137,18 @@ export const RECIPES: Record<string, (params: Params) => unknown> = {
     return { text: coerceArgsJson(`{"${key}":1.0,"(x":2.0}`, schema), undeclared: findUndeclaredKeys({ [key]: 1 }, schema).length };
   },
 };
+
+/** A short, exact account of an answer: its size and its counts, never the whole. */
+function summary(answer: unknown): unknown {
+  if (typeof answer === 'string') return { length: answer.length, changed: (answer.match(/:1(?=[,}])/g) ?? []).length };
+  if (Array.isArray(answer)) return { undeclared: answer.length, suggested: answer.filter((key: { suggestion?: string }) => key.suggestion !== undefined).length, bySpelling: answer.filter((key: { bySpelling?: true }) => key.bySpelling === true).length };
+  const result = answer as { ok?: boolean; changes?: unknown[]; refusals?: unknown[]; conflicts?: unknown[]; message?: string; undeclared?: unknown[] };
+  return {
+    ok: result.ok,
+    changes: result.changes?.length,
+    refusals: result.refusals?.length,
+    conflicts: result.conflicts?.length,
+    undeclared: result.undeclared?.length,
+    message: result.message?.length,
+  };
+}

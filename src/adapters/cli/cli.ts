@@ -43,6 +43,8 @@ Proxy options (repair every tool call a client sends to a stdio MCP server):
       --integer-range <r>    int64 (default), safe or unbounded
       --log <file>           append one JSON line per change, refusal and rejection
       --verbose              write the same lines to stderr
+      --repair-results       repair tool results against the tool's outputSchema (integers; an
+                             isError result's mismatching structuredContent dropped, with ajv)
       --url <url>            a Streamable HTTP server instead of a server command
       --header 'Name: value' send this header to the --url server (repeatable)
   -h, --help                 show this help
@@ -155,6 +157,7 @@ const REPAIR_OPTIONS = {
   'integer-range': { type: 'string' },
   log: { type: 'string' },
   verbose: { type: 'boolean' },
+  'repair-results': { type: 'boolean' },
   url: { type: 'string' },
   header: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
@@ -226,7 +229,7 @@ async function readGatewayCommandLine(argv: string[]): Promise<GatewayRun | 'hel
 }
 
 /** The repair options of a subcommand's `values`, the `--validate` validator loaded. */
-async function repairOptions(values: { lenient?: boolean; validate?: boolean; 'reject-undeclared'?: boolean; 'integer-range'?: string; log?: string; verbose?: boolean }): Promise<ProxyOptions> {
+async function repairOptions(values: { lenient?: boolean; validate?: boolean; 'reject-undeclared'?: boolean; 'integer-range'?: string; log?: string; verbose?: boolean; 'repair-results'?: boolean }): Promise<ProxyOptions> {
   const range = checkRange(values['integer-range']);
   let validator: ArgsValidator | undefined;
   if (values.validate === true) {
@@ -244,7 +247,18 @@ async function repairOptions(values: { lenient?: boolean; validate?: boolean; 'r
     verbose: values.verbose === true,
     ...(values.log === undefined ? {} : { log: values.log }),
     ...(range === undefined ? {} : { integerRange: range }),
+    ...(values['repair-results'] === true ? await resultRepair() : {}),
   };
+}
+
+/** `--repair-results`, with the validator that tells an error's mismatching structuredContent when ajv is there (without it such results go on as they came). */
+async function resultRepair(): Promise<Pick<ProxyOptions, 'repairResults' | 'resultValidator'>> {
+  try {
+    return { repairResults: true, resultValidator: await loadValidateArgs() };
+  } catch (error) {
+    if (error instanceof MissingPeerError) return { repairResults: true };
+    throw error;
+  }
 }
 
 /** A whole number option, positive, times `unit`, as the limit `key`. */

@@ -89,11 +89,11 @@ export function coercedJsonSchema<T = unknown>(schema: Record<string, unknown>, 
       const call = prepareToolCall(input, schema, {
         ...coerceOptions,
         lenient: coerceOptions.lenient ?? true,
-        // Validators here have always been handed plain numbers, and reject undeclared keys by default.
-        ...(validator === undefined ? {} : { validate: (args, s, o) => validator(toPlainNumbers(args), s, o), rejectUndeclared: true }),
+        // Validators here have always been handed plain numbers (they judge by value), and reject undeclared keys by default.
+        ...(validator === undefined ? {} : { validate: (args, s, o) => validator(toPlainNumbers(args, { lossy: true }), s, o), rejectUndeclared: true }),
       });
       if (!call.ok) return { success: false, error: new InvalidArgsError(call) };
-      return { success: true, value: toPlainNumbers(call.args) as T };
+      return { success: true, value: call.args as T };
     },
   });
 }

@@ -6,7 +6,6 @@
 import { ToolMessage } from '@langchain/core/messages';
 import { ToolInputParsingException, type StructuredToolInterface } from '@langchain/core/tools';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
-import { toPlainNumbers } from '../../index.js';
 import { prepareFrameworkCall, resolveValidator, type FrameworkCoercionOptions } from './framework-call.js';
 
 /**
@@ -83,8 +82,7 @@ export function coerceToolAgainst<T extends StructuredToolInterface>(tool: T, sc
       if (toolCall === undefined) throw new ToolInputParsingException(message, call.json);
       return new ToolMessage({ status: 'error', content: message, name: tool.name, tool_call_id: toolCall.id ?? '' });
     }
-    const repaired = toPlainNumbers(call.args);
-    return invoke.call(copy, (toolCall === undefined ? repaired : { ...toolCall, args: repaired }) as never, config as never);
+    return invoke.call(copy, (toolCall === undefined ? call.args : { ...toolCall, args: call.args }) as never, config as never);
   };
   Object.defineProperty(copy, 'invoke', { value: repairing, writable: true, enumerable: false, configurable: true });
   return copy;

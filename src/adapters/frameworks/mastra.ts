@@ -5,7 +5,7 @@
  */
 import { standardSchemaToJSONSchema, toStandardSchema } from '@mastra/core/schema';
 import { createTool } from '@mastra/core/tools';
-import { toPlainNumbers, type ArgsValidator } from '../../index.js';
+import type { ArgsValidator } from '../../index.js';
 import { prepareFrameworkCall, type FrameworkCoercionOptions } from './framework-call.js';
 import { loadValidateArgsSync } from '../shared/load-validator.js';
 
@@ -48,7 +48,7 @@ export function coerceTool<T extends MastraToolLike>(tool: T, options: MastraCoe
     schema ??= standardSchemaToJSONSchema(original, { io: 'input' });
     const call = prepareFrameworkCall(value, schema, tool.id, options, validator);
     if (!call.ok) return { issues: [{ message: call.message ?? 'Invalid parameters.' }] };
-    return original['~standard'].validate(toPlainNumbers(call.args));
+    return original['~standard'].validate(call.args);
   };
   const inputSchema: StandardSchema = { '~standard': { ...original['~standard'], vendor: 'schema-coerce', validate } };
   return createTool({ ...(tool as object), inputSchema } as Parameters<typeof createTool>[0]) as unknown as T;

@@ -5,7 +5,7 @@
  * that repair against the server's own `inputSchema`. What the model is shown is unchanged.
  */
 import type { CallToolResult, CallToolResultContent, FunctionTool, MCPServer, Tool } from '@openai/agents-core';
-import { toPlainNumbers, type PreparedCall } from '../../index.js';
+import type { PreparedCall } from '../../index.js';
 import { prepareFrameworkCall, resolveValidator, type FrameworkCoercionOptions } from './framework-call.js';
 import { ToolSchemas } from '../shared/tool-schemas.js';
 
@@ -98,7 +98,7 @@ export function coerceMcpServer<S extends MCPServer>(server: S, options: AgentsC
       return { args };
     }
     const call = prepareFrameworkCall(args ?? {}, schema, toolName, options, await resolveValidator(options.validate, true));
-    return call.ok ? { args: toPlainNumbers(call.args) as Record<string, unknown> } : { refused: call };
+    return call.ok ? { args: call.args as Record<string, unknown> } : { refused: call };
   };
   type Rest = readonly [meta?: Record<string, unknown> | null, callOptions?: Parameters<MCPServer['callTool']>[3]];
   const callTool = async (toolName: string, args: Record<string, unknown> | null, ...rest: Rest): Promise<CallToolResultContent> => {

@@ -158,12 +158,12 @@ export class Conversation {
 
 /**
  * Whether the server's answer to `exchange`, one JSON message, may go to its client unread: it is
- * the response to a request other than tools/list. Only a listing's response feeds the session's
- * schemas; a response is no notification (no `list_changed`), and a page of the session's own
- * listing comes in answer to a request of its own.
+ * the response to a request other than tools/list (and, when results are repaired, tools/call).
+ * Only a listing's response feeds the session's schemas; a response is no notification (no
+ * `list_changed`), and a page of the session's own listing comes in answer to a request of its own.
  */
-export function answersUnread(exchange: Exchange): boolean {
-  return exchange.id !== undefined && exchange.method !== 'tools/list';
+export function answersUnread(exchange: Exchange, options: ProxyOptions): boolean {
+  return exchange.id !== undefined && exchange.method !== 'tools/list' && !(options.repairResults === true && exchange.method === 'tools/call');
 }
 
 /** A map key for an id: a number and the string of its digits are different ids. */

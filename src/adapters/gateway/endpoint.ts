@@ -9,13 +9,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MessageId } from '../proxy/message.js';
+import { MODERN_VERSIONS } from '../proxy/modern.js';
 import { oneLine, TRANSPORT_ERROR, type Backend } from './backend.js';
 import { HostGuard, readBody } from './guard.js';
 import { DEFAULT_LIMITS, PROTOCOL_VERSIONS, type GatewayLimits, type GatewayOptions } from './options.js';
 import { Reply, rpcError, StreamCount, type ReplyMode } from './reply.js';
 
 const ALLOWED_METHODS = 'GET, POST, DELETE';
-const ALLOWED_HEADERS = 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id';
+const ALLOWED_HEADERS = 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id, mcp-method, mcp-name';
 
 /** A running gateway endpoint. */
 export interface Endpoint {
@@ -81,8 +82,8 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions): 
     if (request.url !== plainPath && new URL(request.url ?? '/', 'http://gateway').pathname !== options.path) return deny(response, 404, 'Not Found');
     if (closing) return deny(response, 503, 'Service Unavailable: the gateway is shutting down');
     const version = request.headers['mcp-protocol-version'];
-    if (typeof version === 'string' && !PROTOCOL_VERSIONS.includes(version)) {
-      return deny(response, 400, `Bad Request: unsupported protocol version ${JSON.stringify(version)} (supported: ${PROTOCOL_VERSIONS.join(', ')})`);
+    if (typeof version === 'string' && !PROTOCOL_VERSIONS.includes(version) && !MODERN_VERSIONS.includes(version)) {
+      return deny(response, 400, `Bad Request: unsupported protocol version ${JSON.stringify(version)} (supported: ${[...MODERN_VERSIONS, ...PROTOCOL_VERSIONS].join(', ')})`);
     }
     switch (request.method) {
       case 'POST':

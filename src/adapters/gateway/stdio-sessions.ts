@@ -15,6 +15,8 @@ import { Conversation } from './conversation.js';
 import type { GatewayLimits } from './options.js';
 import { rpcError, type Reply } from './reply.js';
 import type { GatewayLog } from './log.js';
+import { isStateless, StatelessPool } from './stateless.js';
+import type { SchemaMaps } from '../proxy/options.js';
 
 /** How long a server whose input was closed has to exit before it is sent SIGTERM, and then SIGKILL. */
 const EXIT_GRACE_MS = 3_000;
@@ -32,6 +34,11 @@ class StdioSession {
   private readonly answers = new Set<Reply>();
   private idle: NodeJS.Timeout | undefined;
   private ending = false;
+
+  /** Whether the session is ending (its server's input is closed). */
+  get ended(): boolean {
+    return this.ending;
+  }
   private readonly idleMs: number;
   private readonly onIdle: () => void;
 
@@ -118,15 +125,19 @@ export class StdioSessions implements Backend {
   private readonly options: ProxyOptions;
   private readonly limits: GatewayLimits;
   private readonly log: GatewayLog;
+  /** The processes serving requests without a session (2026-07-28), one request at a time each. */
+  private readonly stateless: StatelessPool<StdioSession>;
 
   constructor(command: readonly string[], options: ProxyOptions, limits: GatewayLimits, log: GatewayLog) {
     this.connect = stdioUpstream(command);
     this.options = options;
     this.limits = limits;
     this.log = log;
+    this.stateless = new StatelessPool((session) => !session.conversation.busy && !session.ended, limits.maxSessions, 1);
   }
 
   post(request: IncomingMessage, message: ClientMessage, reply: Reply): void {
+    if (isStateless(request, message.body)) return this.postStateless(message, reply);
     const session = this.sessionFor(request, reply, message.method === 'initialize');
     if (session === undefined) return;
     session.touch();
@@ -169,17 +180,37 @@ export class StdioSessions implements Backend {
     return undefined;
   }
 
-  private open(reply: Reply): StdioSession | undefined {
+  /**
+   * A request of the 2026-07-28 revision: served by a server process free of any other request (a
+   * new one when none is), never named to the client. A process whose client leaves before its
+   * answer is ended, so nothing it goes on sending can reach the next request's client. A
+   * notification has no process to go to: it is acknowledged and dropped.
+   */
+  private postStateless(message: ClientMessage, reply: Reply): void {
+    if (message.requestId === undefined) return reply.end();
+    // The server classifies each process by its first message, the same envelope for every caller: one pool.
+    const session = this.stateless.take('', (catalogue) => this.open(reply, catalogue));
+    if (session === undefined) return;
+    session.touch();
+    session.answering(reply);
+    // Registered before the conversation's own: the request is still waiting when its client left.
+    reply.onClose(() => session.conversation.busy && void session.end());
+    session.conversation.fromClient(message.body, message.requestId, { reply, headers: {} });
+  }
+
+  private open(reply: Reply, catalogue?: SchemaMaps): StdioSession | undefined {
     if (this.sessions.size >= this.limits.maxSessions) {
       this.log.warn(`refused a session: ${this.limits.maxSessions} are open`);
       reply.fail(503, rpcError(TRANSPORT_ERROR, `Service Unavailable: ${this.limits.maxSessions} sessions are open`));
       return undefined;
     }
-    const session: StdioSession = new StdioSession(this.connect, this.options, this.log, this.limits.idleMs, () => void session.end());
+    const options = catalogue === undefined ? this.options : { ...this.options, catalogue };
+    const session: StdioSession = new StdioSession(this.connect, options, this.log, this.limits.idleMs, () => void session.end());
     this.sessions.set(session.id, session);
-    reply.header('mcp-session-id', session.id);
+    if (catalogue === undefined) reply.header('mcp-session-id', session.id);
     void session.upstream.done.then((status) => {
       this.sessions.delete(session.id);
+      this.stateless.forget(session);
       session.gone(status);
     });
     return session;

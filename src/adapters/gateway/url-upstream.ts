@@ -15,6 +15,7 @@ import { readHead } from '../proxy/message.js';
 import { bytesOf, type Piece } from '../proxy/outlet.js';
 import { whyUnreachable } from '../proxy/redirects.js';
 import { Redactor, shownUrl } from '../proxy/secrets.js';
+import type { SchemaMaps } from '../proxy/options.js';
 import type { ProxyOptions } from '../proxy/session.js';
 import { oneLine, sessionIdOf, TRANSPORT_ERROR, type Backend, type ClientMessage } from './backend.js';
 import { answersUnread, Conversation, type Exchange } from './conversation.js';
@@ -22,12 +23,16 @@ import { bodyOf, Forwarder, type Cancel } from './forward.js';
 import type { GatewayLimits } from './options.js';
 import { rpcError, type Reply } from './reply.js';
 import type { GatewayLog } from './log.js';
+import { callerOf, ownHeaders, StatelessPool, withStandardHeaders } from './stateless.js';
 
 const LF = 0x0a;
 /** The client headers forwarded to the upstream. */
 const FORWARDED = ['authorization', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'] as const;
 /** The upstream's headers passed back to the client with its answer. */
 const PASSED_BACK = ['mcp-session-id', 'www-authenticate', 'content-type', 'retry-after'] as const;
+/** Conversations kept per caller for requests without a session, and callers kept. */
+const STATELESS_KEPT = 64;
+const STATELESS_CALLERS = 256;
 /** How long the proxy session's own tools/list may take. */
 const OWN_REQUEST_MS = 30_000;
 /** The most of an upstream's refusal (a 4xx or 5xx body) passed back. */
@@ -52,6 +57,8 @@ export class UrlUpstream implements Backend {
   private readonly forwarder: Forwarder;
   /** The GET streams open, ended at shutdown. */
   private readonly listening = new Set<Reply>();
+  /** The conversations of requests without a session, per caller. */
+  private readonly stateless = new StatelessPool<Cached>((cached) => !cached.conversation.busy, STATELESS_KEPT, STATELESS_CALLERS);
 
   /**
    * @param url - The upstream endpoint.
@@ -68,7 +75,9 @@ export class UrlUpstream implements Backend {
 
   post(request: IncomingMessage, message: ClientMessage, reply: Reply): void {
     const headers = forwardedHeaders(request);
-    const cached = this.cached(sessionIdOf(request), headers);
+    const id = sessionIdOf(request);
+    // A request without a session (the 2026-07-28 revision, or a stateless server's 2025 one) is served by a free conversation of its caller's.
+    const cached = id === undefined && message.method !== 'initialize' ? this.stateless.take(callerOf(headers), (catalogue) => this.fresh(headers, catalogue))! : this.cached(id, headers);
     if (!cached.conversation.fromClient(message.body, message.requestId, { reply, headers, method: message.method })) {
       reply.fail(409, rpcError(-32600, 'Invalid Request: a request with this id is still waiting for its response', message.requestId ?? null));
     }
@@ -109,15 +118,7 @@ export class UrlUpstream implements Backend {
       known.headers = headers;
       return known;
     }
-    const fresh: Cached = {
-      headers,
-      conversation: new Conversation(this.options, {
-        toServer: (pieces, exchange) => void this.send(fresh, 'POST', pieces, exchange),
-        // A message on an exchange's answer that arrives after it ended has nowhere to go.
-        unrouted: () => undefined,
-        report: (entry) => this.log.report(entry),
-      }),
-    };
+    const fresh = this.fresh(headers);
     if (id === undefined) return fresh;
     this.cache.set(id, fresh);
     for (const [oldest, entry] of this.cache) {
@@ -126,6 +127,20 @@ export class UrlUpstream implements Backend {
       entry.conversation.stop();
       this.cache.delete(oldest);
     }
+    return fresh;
+  }
+
+  /** A new conversation, with its own catalogue of the tools or a caller's. */
+  private fresh(headers: Readonly<Record<string, string>>, catalogue?: SchemaMaps): Cached {
+    const fresh: Cached = {
+      headers,
+      conversation: new Conversation(catalogue === undefined ? this.options : { ...this.options, catalogue }, {
+        toServer: (pieces, exchange) => void this.send(fresh, 'POST', pieces, exchange),
+        // A message on an exchange's answer that arrives after it ended has nowhere to go.
+        unrouted: () => undefined,
+        report: (entry) => this.log.report(entry),
+      }),
+    };
     return fresh;
   }
 
@@ -142,7 +157,8 @@ export class UrlUpstream implements Backend {
     const cancel: Cancel = exchange === undefined ? timedOut() : (abort) => exchange.reply.onClose(abort);
     let response: IncomingMessage;
     try {
-      response = await this.forwarder.send(method, exchange?.headers ?? cached.headers, accept, body, cancel);
+      // A request of the gateway's own goes with the client's headers but those its own body gives.
+      response = await this.forwarder.send(method, exchange === undefined ? ownHeaders(cached.headers, body) : exchange.headers, accept, body, cancel);
     } catch (error) {
       // The client went away (the request was abandoned, which makes a DOMException, with its stack).
       if (exchange !== undefined && !exchange.reply.open) return;
@@ -160,7 +176,7 @@ export class UrlUpstream implements Backend {
     }
     const events = (response.headers['content-type'] ?? '').includes('text/event-stream');
     exchange?.reply.follow(events ? 'sse' : 'json');
-    if (!events && exchange !== undefined && exchange.reply.mode === 'json' && answersUnread(exchange)) {
+    if (!events && exchange !== undefined && exchange.reply.mode === 'json' && answersUnread(exchange, this.options)) {
       exchange.reply.pass(response);
       return;
     }
@@ -214,7 +230,7 @@ function forwardedHeaders(request: IncomingMessage): Record<string, string> {
     const value = request.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
-  return headers;
+  return withStandardHeaders(request, headers);
 }
 
 /** The upstream's headers that go back to the client. */

@@ -1,5 +1,4 @@
 /** `withServerArgCoercion`: repairs incoming `tools/call` requests in an MCP SDK server (v1 or v2). */
-import { toPlainNumbers } from '../../index.js';
 import { Paging, ToolSchemas } from '../shared/tool-schemas.js';
 import { errorResult, prepare, type McpCoercionOptions } from './options.js';
 import type { McpHighLevelServer, McpLowLevelServer, McpTransport, WireMessage } from './sdk-types.js';
@@ -76,7 +75,7 @@ function interpose(server: McpLowLevelServer, transport: McpTransport, options: 
       return undefined;
     }
     options.onCoerce?.({ tool: name, schemaFound: true, dispatched: true, call });
-    return { ...request, params: { ...request.params, arguments: toPlainNumbers(call.args) } };
+    return { ...request, params: { ...request.params, arguments: call.args } };
   };
 
   const send = tapTransport(transport, {

@@ -1,6 +1,7 @@
 /**
  * A server reached over MCP's Streamable HTTP transport: each client message is POSTed as its
- * exact bytes (with `Mcp-Session-Id` and `MCP-Protocol-Version` once known), answers come back as
+ * exact bytes (with `Mcp-Session-Id` and `MCP-Protocol-Version` once known; a request of the
+ * 2026-07-28 revision, which has no session, with the headers its own envelope gives), answers come back as
  * a JSON body or as an SSE stream, server-initiated messages come on the GET stream, and the
  * session is ended with DELETE when the client closes. SSE is read by `eventsource-parser`.
  * While the client is not taking bytes, no response body is read further (the server meets
@@ -12,6 +13,7 @@ import { constants } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createParser } from 'eventsource-parser';
 import { readHead } from './message.js';
+import { modernHeaders } from './modern.js';
 import { Redactor, shownUrl } from './secrets.js';
 import { bytesOf, type Piece } from './outlet.js';
 import { fetchFollowing, whyUnreachable } from './redirects.js';
@@ -105,7 +107,8 @@ class HttpUpstream {
     try {
       const response = await fetchFollowing(this.url, {
         method: 'POST',
-        headers: { ...this.requestHeaders(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        // A request of the 2026-07-28 revision goes with the standard headers its body gives.
+        headers: { ...this.requestHeaders(), ...modernHeaders(body), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body,
         signal: this.aborter.signal,
       });

@@ -17,7 +17,7 @@
  * line has two readings (the proxy's and a server's that keeps the last key, as `JSON.parse`
  * does), and `ambiguityError` answers it instead of forwarding it.
  */
-import buffer from 'node:buffer';
+import { isAscii, isShortAscii } from './ascii.js';
 import { decodeString, scalarEnd, scanJson, skipSpace, type JsonVisitor } from '../../json/scanner.js';
 
 /**
@@ -54,6 +54,8 @@ export interface MessageHead {
   readonly cursor: boolean;
   /** `params.arguments`, for a `tools/call`. */
   readonly args: ArgsSpan | undefined;
+  /** Where an object `params._meta` lies (a request of the 2026-07-28 revision carries its envelope there). */
+  readonly meta?: TokenSpan;
   /**
    * The first key the envelope or `params` repeats, if any: the line is ambiguous, and `id` is
    * then set only when every reading gives the same one.
@@ -76,10 +78,11 @@ export function readHead(text: string, locate: boolean): MessageHead | undefined
     if (end !== -1) {
       const head = readWhole(text.slice(0, start) + '0' + text.slice(end));
       if (head?.args?.start === start && head.args.end === start + 1) {
-        // The id's span, if it came after the arguments, moves by what the `0` stood in for.
+        // The spans of the id and of `_meta`, if they came after the arguments, move by what the `0` stood in for.
         const shift = end - start - 1;
-        const idSpan = head.idSpan !== undefined && head.idSpan.start > start ? { start: head.idSpan.start + shift, end: head.idSpan.end + shift } : head.idSpan;
-        return { ...head, idSpan, args: { start, end, unread: true } };
+        const moved = (span: TokenSpan | undefined): TokenSpan | undefined => (span !== undefined && span.start > start ? { start: span.start + shift, end: span.end + shift } : span);
+        const meta = moved(head.meta);
+        return { ...head, idSpan: moved(head.idSpan), args: { start, end, unread: true }, ...(meta === undefined ? {} : { meta }) };
       }
     }
   }
@@ -174,58 +177,6 @@ export function utf8Of(latin1: string): string {
   return Buffer.from(latin1, 'latin1').toString('utf8');
 }
 
-/** `isAscii` of `node:buffer` (SIMD), where Node has it (18.15 and later). */
-const asciiBuffer = (buffer as { isAscii?: (bytes: Buffer) => boolean }).isAscii;
-
-/** Whether `bytes` are all ASCII; false too where Node cannot tell quickly (before 18.15). */
-export function isAsciiBytes(bytes: Buffer): boolean {
-  return asciiBuffer !== undefined && asciiBuffer(bytes);
-}
-
-/**
- * Whether `bytes` from `start` to `end` are all printable ASCII or DEL (0x20 to 0x7f: no control
- * character, no JSON white space but the space, nothing past ASCII). Read four bytes at a time,
- * each word tested for a byte outside that range at once, four words to a test: about as fast as
- * `isAsciiBytes` (SIMD) and this loop's own first version together were for the ASCII test alone.
- */
-export function isPlainAsciiBytes(bytes: Buffer, start: number, end: number): boolean {
-  let at = start;
-  const offset = bytes.byteOffset;
-  while (at < end && ((offset + at) & 3) !== 0) if (!isPlainAsciiByte(bytes[at++]!)) return false;
-  const words = (end - at) >> 2;
-  if (words > 0) {
-    const view = new Uint32Array(bytes.buffer, offset + at, words);
-    let word = 0;
-    for (; word + 4 <= words; word += 4) {
-      if ((outsidePlain(view[word]!) | outsidePlain(view[word + 1]!) | outsidePlain(view[word + 2]!) | outsidePlain(view[word + 3]!)) !== 0) return false;
-    }
-    for (; word < words; word++) if (outsidePlain(view[word]!) !== 0) return false;
-    at += words << 2;
-  }
-  while (at < end) if (!isPlainAsciiByte(bytes[at++]!)) return false;
-  return true;
-}
-
-const isPlainAsciiByte = (byte: number): boolean => byte >= 0x20 && byte < 0x80;
-
-/**
- * Nonzero exactly when some byte of the word `x` is below 0x20 or at 0x80 and above: `x` has the
- * high bit of such a byte, and subtracting 0x20 from every byte sets the high bit of the lowest
- * byte below 0x20 (the bytes under it, all in range, borrow nothing).
- */
-const outsidePlain = (x: number): number => ((x - 0x20202020) | x) & 0x80808080;
-
-/** Whether every character of `text` is ASCII, checked one by one (for short text: no call into Node). */
-export function isShortAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
-
-/** Whether the latin1 image holds only ASCII, so it reads the same as UTF-8. */
-export function isAscii(latin1: string): boolean {
-  return Buffer.byteLength(latin1, 'utf8') === latin1.length;
-}
-
 /** The value of the string token at `start`..`end` of a latin1 image. */
 function stringAt(text: string, start: number, end: number): string {
   const token = text.slice(start, end);
@@ -242,6 +193,8 @@ class HeadFinder implements JsonVisitor {
   private name: string | undefined;
   private cursor = false;
   private argsStart = -1;
+  private metaStart = -1;
+  private metaEnd = -1;
   private argsEnd = -1;
   private depth = 0;
   /** The key of the member being read at depth 1 and at depth 2. */
@@ -269,11 +222,13 @@ class HeadFinder implements JsonVisitor {
       name: this.name,
       cursor: this.cursor,
       args: this.argsStart === -1 || this.argsEnd === -1 ? undefined : { start: this.argsStart, end: this.argsEnd, unread: false },
+      ...(this.metaEnd === -1 ? {} : { meta: { start: this.metaStart, end: this.metaEnd } }),
       ...(this.repeated === undefined ? {} : { repeated: this.repeated }),
     };
   }
 
   open(isArray: boolean, at: number): void {
+    if (this.depth === 2 && this.inParams() && this.key2 === '_meta' && !isArray && this.metaStart === -1) this.metaStart = at;
     if (this.depth === 0) this.isObject = !isArray;
     else if (this.depth === 1 && this.key1 === 'params') {
       this.paramsIsObject = !isArray;
@@ -319,6 +274,7 @@ class HeadFinder implements JsonVisitor {
   close(at: number): void {
     this.depth--;
     if (this.depth === 2 && this.inParams() && this.key2 === 'arguments' && this.argsEnd === -1) this.argsEnd = at + 1;
+    else if (this.depth === 2 && this.inParams() && this.key2 === '_meta' && this.metaStart !== -1 && this.metaEnd === -1) this.metaEnd = at + 1;
   }
 
   private inParams(): boolean {

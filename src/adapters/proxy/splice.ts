@@ -4,7 +4,7 @@
  * invalid UTF-8 included: the edits of arguments that are not ASCII are moved to byte offsets.
  */
 import type { TextEdits } from '../../coerce/coerce.js';
-import { isAscii, isShortAscii } from './message.js';
+import { isAscii, isShortAscii } from './ascii.js';
 
 const NEWLINE = 0x0a;
 const NEWLINE_BYTES = Buffer.from('\n');

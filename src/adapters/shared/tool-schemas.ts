@@ -70,17 +70,28 @@ export class SharedSchemas {
 /** A JSON-RPC id, as the tracker keys requests. */
 type RequestId = unknown;
 
+/** Input and output schemas by tool name, which several trackers may share. */
+export interface SchemaMaps {
+  readonly inputs: Map<string, unknown>;
+  readonly outputs: Map<string, unknown>;
+}
+
 /** Tool schemas by name, and the `tools/list` requests whose responses will tell more. */
 export class ToolSchemas {
-  private readonly byName = new Map<string, unknown>();
-  private readonly outputs = new Map<string, unknown>();
+  private readonly byName: Map<string, unknown>;
+  private readonly outputs: Map<string, unknown>;
   /** `tools/list` requests awaiting their response: id → whether it asked for the first page. */
   private readonly requests = new Map<RequestId, boolean>();
   private readonly shared: SharedSchemas | undefined;
 
-  /** @param shared - Where identical schemas of other sessions are found (the gateway's). */
-  constructor(shared?: SharedSchemas) {
+  /**
+   * @param shared - Where identical schemas of other sessions are found (the gateway's).
+   * @param maps - The schemas, when trackers share them (the gateway's sessionless requests of one caller); else its own.
+   */
+  constructor(shared?: SharedSchemas, maps?: SchemaMaps) {
     this.shared = shared;
+    this.byName = maps?.inputs ?? new Map();
+    this.outputs = maps?.outputs ?? new Map();
   }
 
   /** The schema of a tool, or `undefined` when it has not been advertised. */

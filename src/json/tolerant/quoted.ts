@@ -3,39 +3,14 @@
  * typographic-quoted ones, and Gemma's `<|"|>` strings, each returned as its JSON spelling (the
  * text it becomes), so a string that needs no rewriting is never decoded. Raw control characters
  * are escaped. Escapes are read one way per string: JSON's; Python's, in a text written as a
- * Python literal (`\xHH`, `\UXXXXXXXX`, `\a`, `\v`, octal, `\'`); or, when no backslash of the
- * string opens an escape either reading knows (`"C:\Dev\Tools"`), every backslash as itself. A
- * string whose escapes mix those readings is refused, and one whose escapes only a Python text
- * reads (`\x1b`) waits until the reader knows whether the text is one. A text that ends inside a
- * string or an escape is cut off.
+ * Python literal; or every backslash as written (`escapes.ts` sorts them and decides). A string
+ * whose escapes only a Python text reads (`\x1b`), or that are refused in any text, waits until
+ * the reader knows whether the text is one. A text that ends inside a string or an escape is cut
+ * off.
  */
 import type { Escapes, SyntaxRule } from './edits.js';
+import { CONTROL, decodeEscapes, escapeKinds, HEX_DIGITS, PYTHON_ONLY, READING_DEPENDENT, readingOf, type EscapeKinds } from './escapes.js';
 import type { Source } from './source.js';
-
-/** Per string: which kinds of escape it holds, and whether it holds a raw control character. */
-export type EscapeKinds = number;
-
-/** `\" \\ \b \f \n \r \t \uXXXX`: the same character in JSON and in Python. */
-const SHARED = 1;
-/** `\/`: `/` in JSON, a backslash and a slash in Python. */
-const JSON_ONLY = 2;
-/** `\' \xHH \UXXXXXXXX \a \v`, octal: invalid JSON, a character in Python. */
-const PYTHON_ONLY = 4;
-/** `\x`, `\u` or `\U` without their hex digits: an error in Python, an unknown escape in JSON. */
-const PYTHON_ERROR = 8;
-/** A backslash before any other character: an escape neither reading knows. */
-const UNKNOWN = 16;
-/** `\N{…}`: a character by its Unicode name (no name table is shipped). */
-const NAMED = 32;
-/** A raw character below U+0020. */
-const CONTROL = 64;
-/**
- * A backslash before a raw control character (a line continuation in Python, nothing in JSON) or
- * before a character past ASCII (a `\uXXXX` escape broken off: `\로` for `로`).
- */
-const STRAY_BACKSLASH = 128;
-/** Escapes that read differently in a Python text and in a JSON one. */
-const READING_DEPENDENT = JSON_ONLY | PYTHON_ONLY | PYTHON_ERROR | NAMED | STRAY_BACKSLASH;
 
 /** Gemma's string delimiter. */
 const GEMMA_QUOTE = '<|"|>';
@@ -100,19 +75,8 @@ export class QuotedString {
     const content = body.slice(at + 1, end - 1);
     const rules: SyntaxRule[] = body.charCodeAt(at) === 0x22 ? [] : ['quotes'];
     if ((kinds & CONTROL) !== 0) rules.push('control-character');
-    const escape = (kind: number): number => findEscape(body, at + 1, end - 1, kind);
-    if ((kinds & NAMED) !== 0) source.fail(escape(NAMED), 'a \\N{…} escape names a character by its Unicode name, and no name table is shipped: refused');
-    if ((kinds & STRAY_BACKSLASH) !== 0) source.fail(escape(STRAY_BACKSLASH), 'a backslash before a raw control character or a character past ASCII (a line continuation, a \\u escape broken off, or a backslash as written?): refused');
-    let escapes: Escapes;
-    if (python) {
-      if ((kinds & JSON_ONLY) !== 0) source.fail(escape(JSON_ONLY), '\\/ is "/" in JSON but a backslash and a slash in Python: refused');
-      if ((kinds & PYTHON_ERROR) !== 0) source.fail(escape(PYTHON_ERROR), 'Invalid escape in a string (Python reads no character from it)');
-      escapes = (kinds & UNKNOWN) !== 0 ? literal(source, at, end, kinds & (SHARED | PYTHON_ONLY)) : 'python';
-      if (escapes === 'python' && (kinds & PYTHON_ONLY) !== 0) rules.push('python-escape');
-    } else {
-      if ((kinds & PYTHON_ONLY) !== 0) source.fail(escape(PYTHON_ONLY), 'a Python escape in a text that is not a Python literal (a Python escape or a backslash as written?): refused');
-      escapes = (kinds & (UNKNOWN | PYTHON_ERROR)) !== 0 ? literal(source, at, end, kinds & (SHARED | JSON_ONLY)) : 'json';
-    }
+    const escapes = readingOf(source, at, end, kinds, python);
+    if (escapes === 'python' && (kinds & PYTHON_ONLY) !== 0) rules.push('python-escape');
     if (escapes === 'literal') rules.push('literal-backslash');
     this.escapes = escapes;
     this.rules = rules;
@@ -156,9 +120,6 @@ const ESCAPE_OR_QUOTE = /\\[\s\S]|"/g;
 /** What may follow a Gemma string's closing delimiter: white space, then the end, `,`, `:`, `}` or `]`. */
 const AFTER_GEMMA = /[ \t\r\n]*(?:[,:}\]]|$)/y;
 const HEX_PREFIX = /^[0-9a-fA-F]*$/;
-/** One escape, as the reader decodes it: the hex forms first, octal, then any single character. */
-const ESCAPE = /\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|U([0-9a-fA-F]{8})|([0-7]{1,3})|([\s\S]))/g;
-
 /** The closing quote of each opening quote this reader accepts. */
 const CLOSING: Readonly<Record<string, string>> = {
   '"': '"',
@@ -174,14 +135,6 @@ const PLAIN_RUN: Readonly<Record<string, RegExp>> = {
   '\u201d': /[^\u201d\\\u0000-\u001f]*/y,
   '\u2019': /[^\u2019\\\u0000-\u001f]*/y,
 };
-
-/** The one-character escapes, as Python reads them (JSON reads the same but for `'`, `a` and `v`). */
-const ESCAPES: Readonly<Record<string, string>> = {
-  '"': '"', "'": "'", '\\': '\\', '/': '/', a: '\u0007', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\u000b',
-};
-
-/** How many characters an escape's hex digits take, per letter. */
-const HEX_DIGITS: Readonly<Record<string, number>> = { u: 4, x: 2, U: 8 };
 
 /** True when a string token opens at `at`. */
 export function opensString(body: string, at: number): boolean {
@@ -258,77 +211,4 @@ function stringEnd(source: Source, at: number): number {
     }
     i += 2;
   }
-}
-
-/** The kinds of escape (and raw control characters) in `body` from `from` to `to`. */
-function escapeKinds(body: string, from: number, to: number): EscapeKinds {
-  let kinds = 0;
-  for (let i = from; i < to; i++) {
-    const code = body.charCodeAt(i);
-    if (code < 0x20) kinds |= CONTROL;
-    else if (code === 0x5c) kinds |= escapeKind(body, i++);
-  }
-  return kinds;
-}
-
-/** The kind of the escape whose backslash is at `at`. */
-function escapeKind(body: string, at: number): number {
-  const next = body[at + 1]!;
-  switch (next) {
-    case '"': case '\\': case 'b': case 'f': case 'n': case 'r': case 't':
-      return SHARED;
-    case '/':
-      return JSON_ONLY;
-    case "'": case 'a': case 'v': case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7':
-      return PYTHON_ONLY;
-    case 'u':
-      return hexAt(body, at + 2, 4) ? SHARED : PYTHON_ERROR;
-    case 'x':
-      return hexAt(body, at + 2, 2) ? PYTHON_ONLY : PYTHON_ERROR;
-    case 'U':
-      return hexAt(body, at + 2, 8) && parseInt(body.slice(at + 2, at + 10), 16) <= 0x10ffff ? PYTHON_ONLY : PYTHON_ERROR;
-    case 'N':
-      return body[at + 2] === '{' ? NAMED : UNKNOWN;
-    default:
-      return next.charCodeAt(0) < 0x20 || next.charCodeAt(0) > 0x7e ? STRAY_BACKSLASH : UNKNOWN;
-  }
-}
-
-/** Exactly so many hex digits, per count. */
-const HEX_RUNS: Readonly<Record<number, RegExp>> = { 2: /[0-9a-fA-F]{2}/y, 4: /[0-9a-fA-F]{4}/y, 8: /[0-9a-fA-F]{8}/y };
-
-/** True when `count` hex digits start at `at`. */
-function hexAt(body: string, at: number, count: number): boolean {
-  const run = HEX_RUNS[count]!;
-  run.lastIndex = at;
-  return run.test(body);
-}
-
-/** The position of the first escape of `kind` (a single bit) between `from` and `to`. */
-function findEscape(body: string, from: number, to: number, kind: number): number {
-  for (let i = from; i < to; i++) if (body.charCodeAt(i) === 0x5c && escapeKind(body, i++) === kind) return i - 1;
-  return from;
-}
-
-/**
- * `literal` when a string's backslashes can all be read as themselves: none opens an escape the
- * reading knows (`known`, the kinds it holds that do). Refused otherwise.
- */
-function literal(source: Source, at: number, end: number, known: number): Escapes {
-  if (known !== 0) {
-    source.fail(findEscape(source.body, at + 1, end - 1, known & -known), 'a string mixes escapes with backslashes that open none (which backslash is a path separator and which an escape cannot be known): refused');
-  }
-  return 'literal';
-}
-
-/** `content` with its escapes decoded, as Python reads them (`python`) or as JSON does. */
-function decodeEscapes(content: string, python: boolean): string {
-  if (content.indexOf('\\') === -1) return content;
-  return content.replace(ESCAPE, (match, u?: string, x?: string, big?: string, octal?: string, char?: string) => {
-    const hex = u ?? x;
-    if (hex !== undefined) return String.fromCharCode(parseInt(hex, 16));
-    if (big !== undefined) return String.fromCodePoint(parseInt(big, 16));
-    if (octal !== undefined) return python ? String.fromCharCode(parseInt(octal, 8)) : match;
-    return ESCAPES[char!] ?? match;
-  });
 }

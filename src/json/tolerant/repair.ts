@@ -6,7 +6,8 @@
  */
 import { applyEdits, summarizeEdits, type SyntaxChange } from './edits.js';
 import { checkTokensKept } from './preserve.js';
-import { readTolerant } from './reader.js';
+import { readTolerant, type Reading } from './reader.js';
+import { strayBracketError } from './readings.js';
 import { ArgsParseError, locate } from '../errors.js';
 
 export type { SyntaxChange, SyntaxRule } from './edits.js';
@@ -37,13 +38,24 @@ const NONE: readonly SyntaxChange[] = Object.freeze([]);
  */
 export function repairJsonText(text: string): SyntaxRepair {
   const reading = readTolerant(text);
-  const repaired = applyEdits(text, reading.edits);
-  if (repaired !== text) checkTokensKept(text, repaired, reading.tokens, reading.edits);
+  const repaired = repairedText(text, reading);
   const changes = reading.edits.length === 0 ? NONE : summarizeEdits(text, reading.edits);
   const inner = reading.rootString === undefined ? undefined : unwrapObjectText(reading.rootString);
   if (inner === undefined) return { text: repaired, changes };
   const unwrapped: SyntaxChange = { path: '', from: repaired, to: inner.text, rule: 'double-encoded' };
   return { text: inner.text, changes: [...changes, unwrapped, ...inner.changes] };
+}
+
+/**
+ * `text` with the reading's edits applied, checked to keep every token.
+ *
+ * @throws {AmbiguousTextError} When the reading has a second one that gives another value.
+ */
+function repairedText(text: string, reading: Reading): string {
+  const repaired = applyEdits(text, reading.edits);
+  if (repaired !== text) checkTokensKept(text, repaired, reading.tokens, reading.edits);
+  if (reading.stray !== undefined) throw strayBracketError(text, reading.edits, reading.stray);
+  return repaired;
 }
 
 /** The object a string's content is the text of (repaired once more), or `undefined`. */
@@ -53,8 +65,7 @@ function unwrapObjectText(content: string): SyntaxRepair | undefined {
   try {
     // Trimmed, the content starts with `{`: read at all, it reads as an object, never as a root string.
     const reading = readTolerant(content);
-    const repaired = applyEdits(content, reading.edits);
-    checkTokensKept(content, repaired, reading.tokens, reading.edits);
+    const repaired = repairedText(content, reading);
     return { text: repaired, changes: reading.edits.length === 0 ? NONE : summarizeEdits(content, reading.edits) };
   } catch {
     return undefined;
