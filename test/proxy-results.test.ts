@@ -19,6 +19,7 @@ interface Row {
   readonly validator?: false;
   readonly expected: string | null;
   readonly changes: readonly Record<string, unknown>[];
+  readonly refusals?: readonly { readonly path: string; readonly reason: string }[];
 }
 
 const ROWS = (JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'proxy', 'results.json'), 'utf8')) as { rows: Row[] }).rows;
@@ -50,8 +51,9 @@ describe('results repaired in process (fixtures/proxy/results.json)', () => {
     expect(session.serverPasses(Buffer.from(line(5, row.result) + '\n'))).toBe(false);
     session.fromServer(Buffer.from(line(5, row.result), 'utf8'), true);
     expect(toClient.join('')).toBe(line(5, row.expected ?? row.result) + '\n');
-    expect(reports.map(({ time: _time, kind: _kind, tool: _tool, message: _message, ...rest }) => rest)).toEqual(row.changes);
-    expect(reports.every(({ kind, tool }) => kind === 'change' && tool === 'stats')).toBe(true);
+    expect(reports.filter(({ kind }) => kind === 'change').map(({ time: _time, kind: _kind, tool: _tool, ...rest }) => rest)).toEqual(row.changes);
+    expect(reports.filter(({ kind }) => kind === 'refusal').map(({ path, reason }) => ({ path, reason }))).toEqual(row.refusals ?? []);
+    expect(reports.every(({ kind, tool }) => (kind === 'change' || kind === 'refusal') && tool === 'stats')).toBe(true);
     // Once its result came, the call is no longer awaited: server lines pass unread again.
     expect(session.serverPasses(Buffer.from(line(5, row.result) + '\n'))).toBe(true);
   });

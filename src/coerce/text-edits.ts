@@ -67,6 +67,17 @@ export class TextEdits {
     return this.texts.slice(this.textStart(i), this.textEnd(i));
   }
 
+  /** `text` (the text these are edits of) with every edit applied. */
+  applyTo(text: string): string {
+    let out = '';
+    let at = 0;
+    for (let i = 0; i < this.length; i++) {
+      out += text.slice(at, this.start(i)) + this.text(i);
+      at = this.end(i);
+    }
+    return out + text.slice(at);
+  }
+
   /** The same replacements over other spans: `move(offset)` gives each new start and end (-1: no such place, and `undefined` comes back). */
   moved(move: (offset: number) => number): TextEdits | undefined {
     const spans = this.spans.slice(0, this.length * FIELDS);

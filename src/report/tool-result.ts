@@ -6,8 +6,8 @@
  * `structuredContent` has another shape than the output schema (it is dropped: the specification
  * makes it optional, and the error text stays in `content`).
  */
-import { coerceArgs, coerceArgsJson } from '../coerce/coerce.js';
-import type { Change, IntegerRange, Refusal } from '../coerce/types.js';
+import { coerceArgs, coerceArgsJsonEdits, TextEdits } from '../coerce/coerce.js';
+import type { Change, CoerceOptions, IntegerRange, Refusal } from '../coerce/types.js';
 import { ArgsParseError, locate } from '../json/errors.js';
 import { parseArgs, previewArgs } from '../json/lossless.js';
 import { copyObject, hasOwn, isPlainObject } from '../json/objects.js';
@@ -94,9 +94,8 @@ type ContentRepair =
   | { readonly dropped: true; readonly change: Change; readonly errors: readonly ValidationIssue[] }
   | { readonly dropped: false; readonly value: unknown; readonly changes: readonly Change[]; readonly refusals: readonly Refusal[] };
 
-function repairContent(content: unknown, isError: boolean, schema: unknown, options: ToolResultRepairOptions): ContentRepair {
-  // The options' `integerRange` is the coercion's; `toolName` matters only to lenient rules, which are off.
-  const coerced = coerceArgs(content, schema, options);
+function repairContent(content: unknown, isError: boolean, schema: unknown, options: ResultRepairSettings): ContentRepair {
+  const coerced = coerceArgs(content, schema, coercion(options));
   if (isError && options.validate !== undefined) {
     const judge = { rejectUndeclared: false, ...(options.toolName === undefined ? {} : { toolName: options.toolName }) };
     const verdict = options.validate(coerced.value, schema, judge);
@@ -116,11 +115,19 @@ function repairContent(content: unknown, isError: boolean, schema: unknown, opti
   return { dropped: false, value: coerced.value, changes, refusals };
 }
 
+/** The coercion's options among the settings: `integerRange` and `lenient` (a result is no call: no `toolName` to unwrap). */
+function coercion({ integerRange, lenient }: ResultRepairSettings): CoerceOptions {
+  return { ...(integerRange === undefined ? {} : { integerRange }), ...(lenient === undefined ? {} : { lenient }) };
+}
+
 /** The public report of a repair whose outcome is `result`. */
 function reported<T>(result: T, repair: ContentRepair): RepairedToolResult<T> {
-  return repair.dropped
-    ? { result, changes: [repair.change], refusals: [], errors: repair.errors }
-    : { result, changes: repair.changes, refusals: repair.refusals, errors: [] };
+  return { result, ...reportOf(repair) };
+}
+
+/** What a repair did, as told: its changes, refusals and the validator's errors. */
+function reportOf(repair: ContentRepair): Omit<RepairedToolResult, 'result'> {
+  return repair.dropped ? { changes: [repair.change], refusals: [], errors: repair.errors } : { changes: repair.changes, refusals: repair.refusals, errors: [] };
 }
 
 /** The beginning of a value's JSON text; one that contains itself cannot be written, and says so. */
@@ -132,20 +139,41 @@ function preview(value: unknown): string {
   }
 }
 
-/** The text form: the members of the result are found by one scan, and only `structuredContent` is read. */
-function repairText(text: string, schema: unknown, options: ToolResultRepairOptions): RepairedToolResult<string> {
+/**
+ * A tool result's JSON text repaired as `repairToolResult` repairs it, handed back as the spans of
+ * the text it rewrites (applied, they give the string `repairToolResult` returns): the proxy's
+ * `--repair-results` splices them into the bytes it read, every other byte going on as it came.
+ */
+export interface ToolResultEdits extends Omit<RepairedToolResult<string>, 'result'> {
+  /** The spans to rewrite, in order; none when nothing changes. */
+  readonly edits: TextEdits;
+}
+
+/** `repairToolResult`'s options with the coercion's own (`lenient`: the proxy's `--lenient`). */
+export interface ResultRepairSettings extends ToolResultRepairOptions, CoerceOptions {}
+
+/**
+ * The text form of `repairToolResult`, as edits of `text`: the root's members are found by one
+ * scan, and only `structuredContent` is read. Never throws on data, as `repairToolResult`.
+ *
+ * @param text - The `result` of a `tools/call` response, as JSON text.
+ * @param outputSchema - The tool's `outputSchema`; without one, nothing is done.
+ * @param options - As `repairToolResult`'s, and `lenient` for the coercion.
+ */
+export function toolResultEdits(text: string, outputSchema: unknown, options: ResultRepairSettings = {}): ToolResultEdits {
+  if (outputSchema === undefined || outputSchema === null) return NO_EDITS;
   let parts: TopLevelPart[];
   try {
     parts = topLevelParts(text);
   } catch (error) {
     if (!(error instanceof ArgsParseError)) throw error;
-    return { ...unchanged(text), parseError: error };
+    return { ...NO_EDITS, parseError: error };
   }
   // An array's elements have no key: only a root object's member is found.
   const content = parts.find((part) => part.key === FIELD);
-  if (content === undefined) return unchanged(text);
+  if (content === undefined) return NO_EDITS;
   const twice = [FIELD, 'isError'].find((name) => parts.filter((part) => part.key === name).length > 1);
-  if (twice !== undefined) return { ...unchanged(text), refusals: [repeated(twice)] };
+  if (twice !== undefined) return { ...NO_EDITS, refusals: [repeated(twice)] };
   const slice = text.slice(content.start, content.end);
   let value: unknown;
   try {
@@ -153,16 +181,23 @@ function repairText(text: string, schema: unknown, options: ToolResultRepairOpti
   } catch (error) {
     if (!(error instanceof ArgsParseError)) throw error;
     // Valid JSON fails only by repeating a key with two values: at a position, told in the result.
-    return { ...unchanged(text), parseError: new ArgsParseError(error.reason, locate(text, content.start + (error.position ?? 0))) };
+    return { ...NO_EDITS, parseError: new ArgsParseError(error.reason, locate(text, content.start + (error.position ?? 0))) };
   }
   const flag = parts.find((part) => part.key === 'isError');
-  const repair = repairContent(value, flag !== undefined && text.startsWith('true', flag.start), schema, options);
-  if (repair.dropped) {
-    const [start, end] = removal(parts, content);
-    return reported(text.slice(0, start) + text.slice(end), repair);
-  }
-  if (repair.changes.length === 0) return reported(text, repair);
-  return reported(text.slice(0, content.start) + coerceArgsJson(slice, schema, options) + text.slice(content.end), repair);
+  const repair = repairContent(value, flag !== undefined && text.startsWith('true', flag.start), outputSchema, options);
+  const report = reportOf(repair);
+  if (repair.dropped) return { ...report, edits: TextEdits.one(...removal(parts, content), '') };
+  if (repair.changes.length === 0) return { ...report, edits: TextEdits.NONE };
+  const edits = coerceArgsJsonEdits(slice, outputSchema, coercion(options)).moved((offset) => offset + content.start)!;
+  return { ...report, edits };
+}
+
+const NO_EDITS: ToolResultEdits = { edits: TextEdits.NONE, changes: [], refusals: [], errors: [] };
+
+/** The text form of `repairToolResult`: `toolResultEdits` applied. */
+function repairText(text: string, schema: unknown, options: ToolResultRepairOptions): RepairedToolResult<string> {
+  const { edits, ...report } = toolResultEdits(text, schema, options);
+  return { ...report, result: edits.length === 0 ? text : edits.applyTo(text) };
 }
 
 /**
