@@ -96,6 +96,24 @@ describe('moved', () => {
   });
 });
 
+describe('applyTo', () => {
+  /** The oracle: each edit applied from the last one back. */
+  const oracle = (text: string, edits: readonly Plain[]): string => edits.reduceRight((output, { start, end, text: to }) => output.slice(0, start) + to + output.slice(end), text);
+  const TEXT = 'abcdefghijklmnopqrstuvwxyz';
+
+  test.each([0, 1, 2, 5, 8])('%i edits: the text with each replaced, every byte between them kept', (count) => {
+    const edits = sample(count);
+    expect(build(TextEditsBuilder, edits).applyTo(TEXT)).toBe(oracle(TEXT, edits));
+  });
+
+  test('edits at both ends, an insertion and a deletion', () => {
+    const edits = [{ start: 0, end: 0, text: '<' }, { start: 3, end: 5, text: '' }, { start: 26, end: 26, text: '>' }];
+    expect(build(TextEditsBuilder, edits).applyTo(TEXT)).toBe('<abcfghijklmnopqrstuvwxyz>');
+    expect(TextEdits.NONE.applyTo(TEXT)).toBe(TEXT);
+    expect(TextEdits.one(0, 26, 'whole').applyTo(TEXT)).toBe('whole');
+  });
+});
+
 test('a module imported afresh builds the same edits (its constants are made at load)', async () => {
   vi.resetModules();
   const fresh = await import('../src/coerce/text-edits.js');

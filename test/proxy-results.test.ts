@@ -67,6 +67,8 @@ describe('results repaired in process (fixtures/proxy/results.json)', () => {
     ['structuredContent outside result', '{"jsonrpc":"2.0","id":5,"error":{"structuredContent":{"total":5.0}},"result":{"content":[]}}'],
     ['structuredContent in a member of result', '{"jsonrpc":"2.0","id":5,"result":{"_meta":{"structuredContent":{"total":5.0}},"content":[]}}'],
     ['isError repeated', '{"jsonrpc":"2.0","id":5,"result":{"isError":true,"isError":false,"structuredContent":{"error":"x"}}}'],
+    ['result repeated (readers differ on which counts)', '{"jsonrpc":"2.0","id":5,"result":{"structuredContent":{"total":5.0}},"result":{"structuredContent":{"total":6.0}}}'],
+    ['a line that is not JSON', '{"jsonrpc":"2.0","id":5,"result":{"structuredContent":{"total":5.0}}'],
     ['isError as a string', '{"jsonrpc":"2.0","id":5,"result":{"isError":"true","structuredContent":{"total":5}}}'],
   ])('%s: the line goes on as it came', (_name, text) => {
     const { session, toClient } = listed({ repairResults: true, resultValidator: validateArgs }, STATS);

@@ -7,6 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { ArgsParseError, parseArgs, stringifyArgs, type Change, type CoerceOptions, type Refusal } from '../src/index.js';
 import { repairToolResult, type ToolResultRepairOptions } from '../src/mcp.js';
+import { toolResultEdits } from '../src/report/tool-result.js';
 import { validateArgs } from '../src/validate.js';
 import { deepFreeze, loadFixtures } from './_helpers/fixtures.js';
 
@@ -37,6 +38,15 @@ describe.each(loadFixtures<ResultCase>('results'))('$file', ({ cases }) => {
     row.refusals.forEach((refusal, i) => expect(repaired.refusals[i]).toMatchObject(refusal));
     expect(repaired.errors.map(({ path, keyword }) => ({ path, keyword }))).toEqual(row.errors ?? []);
     if (row.expected === row.input) expect(repaired.result).toBe(row.input);
+  });
+
+  test.each(cases)('edits: $name', (row) => {
+    const { edits, ...report } = toolResultEdits(row.input, row.schema, optionsOf(row));
+    const { result: _result, ...told } = repairToolResult(row.input, row.schema, optionsOf(row));
+    expect(edits.applyTo(row.input)).toBe(row.expected);
+    expect(report).toEqual(told);
+    // Only what changes is rewritten: no edit replaces a span by the same text.
+    for (let i = 0; i < edits.length; i++) expect(edits.text(i)).not.toBe(row.input.slice(edits.start(i), edits.end(i)));
   });
 
   test.each(cases)('object: $name', (row) => {
@@ -172,5 +182,37 @@ describe('repairToolResult: what the rows cannot say', () => {
     };
     expect(() => repairToolResult({ isError: true, structuredContent: {} }, COUNT, { validate })).toThrow('a bug');
     expect(() => repairToolResult('{"isError":true,"structuredContent":{}}', COUNT, { validate })).toThrow('a bug');
+  });
+});
+
+describe('toolResultEdits: the text core the proxy splices', () => {
+  const TOTAL = { type: 'object', properties: { total: { type: 'integer' } } };
+
+  test('edits only the spans that change, at their places in the result', () => {
+    const text = '{"content":[{"type":"text","text":"5.0"}],"structuredContent":{"total":5.0,"n":2.0}}';
+    const { edits, changes } = toolResultEdits(text, { type: 'object', properties: { total: { type: 'integer' }, n: { type: 'integer' } } });
+    expect(Array.from({ length: edits.length }, (_, i) => [edits.start(i), edits.end(i), edits.text(i)])).toEqual([
+      [text.indexOf('5.0,') + 1, text.indexOf('5.0,') + 3, ''],
+      [text.indexOf('2.0') + 1, text.indexOf('2.0') + 3, ''],
+    ]);
+    expect(changes.map((change) => change.path)).toEqual(['/structuredContent/total', '/structuredContent/n']);
+  });
+
+  test('the coercion\'s lenient rules apply when asked for (the proxy\'s --lenient), and not otherwise', () => {
+    const text = '{"structuredContent":{"total":"7"}}';
+    expect(toolResultEdits(text, TOTAL, { lenient: true }).edits.applyTo(text)).toBe('{"structuredContent":{"total":7}}');
+    expect(toolResultEdits(text, TOTAL).edits.length).toBe(0);
+  });
+
+  test('the tool\'s name goes to the validator, never to the coercion: a result named after its tool is not unwrapped', () => {
+    const text = '{"structuredContent":{"name":"stats","input":{"total":5}}}';
+    const schema = { type: 'object', properties: { total: { type: 'integer' } }, required: ['total'], additionalProperties: false };
+    expect(toolResultEdits(text, schema, { lenient: true, toolName: 'stats' }).edits.length).toBe(0);
+  });
+
+  test('nothing to do: no edit, and nothing told', () => {
+    for (const [text, schema] of [['{"structuredContent":{"total":5}}', TOTAL], ['{"structuredContent":{"total":5.0}}', undefined], ['{"content":[]}', TOTAL]] as const) {
+      expect(toolResultEdits(text, schema)).toEqual({ edits: expect.objectContaining({ length: 0 }), changes: [], refusals: [], errors: [] });
+    }
   });
 });
