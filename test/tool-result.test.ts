@@ -7,6 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { ArgsParseError, parseArgs, stringifyArgs, type Change, type CoerceOptions, type Refusal } from '../src/index.js';
 import { repairToolResult, type ToolResultRepairOptions } from '../src/mcp.js';
+import { applyTextEdits } from '../src/coerce/text-edits.js';
 import { toolResultEdits } from '../src/report/tool-result.js';
 import { validateArgs } from '../src/validate.js';
 import { deepFreeze, loadFixtures } from './_helpers/fixtures.js';
@@ -43,7 +44,7 @@ describe.each(loadFixtures<ResultCase>('results'))('$file', ({ cases }) => {
   test.each(cases)('edits: $name', (row) => {
     const { edits, ...report } = toolResultEdits(row.input, row.schema, optionsOf(row));
     const { result: _result, ...told } = repairToolResult(row.input, row.schema, optionsOf(row));
-    expect(edits.applyTo(row.input)).toBe(row.expected);
+    expect(applyTextEdits(row.input, edits)).toBe(row.expected);
     expect(report).toEqual(told);
     // Only what changes is rewritten: no edit replaces a span by the same text.
     for (let i = 0; i < edits.length; i++) expect(edits.text(i)).not.toBe(row.input.slice(edits.start(i), edits.end(i)));
@@ -200,7 +201,7 @@ describe('toolResultEdits: the text core the proxy splices', () => {
 
   test('the coercion\'s lenient rules apply when asked for (the proxy\'s --lenient), and not otherwise', () => {
     const text = '{"structuredContent":{"total":"7"}}';
-    expect(toolResultEdits(text, TOTAL, { lenient: true }).edits.applyTo(text)).toBe('{"structuredContent":{"total":7}}');
+    expect(applyTextEdits(text, toolResultEdits(text, TOTAL, { lenient: true }).edits)).toBe('{"structuredContent":{"total":7}}');
     expect(toolResultEdits(text, TOTAL).edits.length).toBe(0);
   });
 

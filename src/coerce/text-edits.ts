@@ -67,17 +67,6 @@ export class TextEdits {
     return this.texts.slice(this.textStart(i), this.textEnd(i));
   }
 
-  /** `text` (the text these are edits of) with every edit applied. */
-  applyTo(text: string): string {
-    let out = '';
-    let at = 0;
-    for (let i = 0; i < this.length; i++) {
-      out += text.slice(at, this.start(i)) + this.text(i);
-      at = this.end(i);
-    }
-    return out + text.slice(at);
-  }
-
   /** The same replacements over other spans: `move(offset)` gives each new start and end (-1: no such place, and `undefined` comes back). */
   moved(move: (offset: number) => number): TextEdits | undefined {
     const spans = this.spans.slice(0, this.length * FIELDS);
@@ -90,6 +79,20 @@ export class TextEdits {
     }
     return new TextEdits(spans, this.length, this.texts);
   }
+}
+
+/**
+ * `text` (the text `edits` are edits of) with every edit applied. A function apart from the class,
+ * so a bundle that never applies edits (the browser core) leaves it out.
+ */
+export function applyTextEdits(text: string, edits: TextEdits): string {
+  let out = '';
+  let at = 0;
+  for (let i = 0; i < edits.length; i++) {
+    out += text.slice(at, edits.start(i)) + edits.text(i);
+    at = edits.end(i);
+  }
+  return out + text.slice(at);
 }
 
 /** Collects edits in order, then hands them over as `TextEdits`. */

@@ -6,7 +6,7 @@
  * `structuredContent` has another shape than the output schema (it is dropped: the specification
  * makes it optional, and the error text stays in `content`).
  */
-import { coerceArgs, coerceArgsJsonEdits, TextEdits } from '../coerce/coerce.js';
+import { applyTextEdits, coerceArgs, coerceArgsJsonEdits, TextEdits } from '../coerce/coerce.js';
 import type { Change, CoerceOptions, IntegerRange, Refusal } from '../coerce/types.js';
 import { ArgsParseError, locate } from '../json/errors.js';
 import { parseArgs, previewArgs } from '../json/lossless.js';
@@ -197,7 +197,7 @@ const NO_EDITS: ToolResultEdits = { edits: TextEdits.NONE, changes: [], refusals
 /** The text form of `repairToolResult`: `toolResultEdits` applied. */
 function repairText(text: string, schema: unknown, options: ToolResultRepairOptions): RepairedToolResult<string> {
   const { edits, ...report } = toolResultEdits(text, schema, options);
-  return { ...report, result: edits.length === 0 ? text : edits.applyTo(text) };
+  return { ...report, result: edits.length === 0 ? text : applyTextEdits(text, edits) };
 }
 
 /**

@@ -16,7 +16,7 @@
  * untouched. The repair is the library's `repairToolResult` (`toolResultEdits`, one
  * implementation): this module finds the response's `result`, and splices the edits into its bytes.
  */
-import { TextEdits } from '../../coerce/coerce.js';
+import { applyTextEdits, TextEdits } from '../../coerce/coerce.js';
 import { topLevelParts, type TopLevelPart } from '../../json/top-level.js';
 import { toolResultEdits } from '../../report/tool-result.js';
 import type { ArgsValidator, CoerceOptions } from '../../index.js';
@@ -78,7 +78,7 @@ export class ResultRepair {
     for (const change of repair.changes) this.wiring.report({ kind: 'change', tool, ...change });
     for (const { path, reason, expected, message } of repair.refusals) this.wiring.report({ kind: 'refusal', tool, path, reason, expected, message });
     if (repair.edits.length === 0) return false;
-    const edits = content === raw ? repair.edits : (byteEdits(content, raw, repair.edits) ?? TextEdits.one(0, raw.length, repair.edits.applyTo(content)));
+    const edits = content === raw ? repair.edits : (byteEdits(content, raw, repair.edits) ?? TextEdits.one(0, raw.length, applyTextEdits(content, repair.edits)));
     this.wiring.toClient(new SplicedLine(line, result.start, edits, terminated));
     return true;
   }
