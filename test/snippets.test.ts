@@ -18,7 +18,7 @@ import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
  */
 const WORK = join(ROOT, 'test', '.snippets');
 const BIN = join(WORK, 'bin');
-/** What the stand-in servers need (`npx tsx examples/mcp-server.ts`, `examples/exact-server.ts`) and the type check: the harness's, not a snippet's. */
+/** What the stand-in server needs (`npx tsx examples/mcp-server.ts`) and the type check: the harness's, not a snippet's. */
 const HARNESS = ['tsx', '@modelcontextprotocol/sdk', 'zod', '@types/node'];
 const versionOf = (name: string): string => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 /** The fresh project the ts/js blocks run in. */
@@ -67,7 +67,7 @@ beforeAll(() => {
   project = join(work, 'project');
   mkdirSync(join(project, 'examples'), { recursive: true });
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'snippets', private: true, type: 'module' }));
-  // The stand-in servers snippets start with `npx tsx examples/…`.
+  // The servers README snippets start (`npx tsx examples/…`), as a user's checkout has them.
   for (const server of ['mcp-server.ts', 'exact-server.ts']) copyFileSync(join(ROOT, 'examples', server), join(project, 'examples', server));
   const named = all.filter((fence) => kindOf(fence.lang) === 'module').flatMap((fence) => neededPackages(fence).filter((name) => namedPackages(ROOT, fence).has(name)));
   const packages = [...new Set([...named, ...HARNESS])].map((name) => `${name}@${versionOf(name)}`);

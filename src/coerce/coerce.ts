@@ -14,7 +14,7 @@ import { unwrapReadings } from './unwrap.js';
 import { judge } from './gate.js';
 import { Coercion, walk } from './walk.js';
 
-export { TextEdits } from './text-edits.js';
+export { TextEdits, applyTextEdits } from './text-edits.js';
 
 const NOTHING: readonly never[] = Object.freeze([]);
 

@@ -105,6 +105,12 @@ export type ChangeRule =
   | 'unwrap'
   /** A flattened key rebuilt into nesting: `from` is the key as sent, `to` the key it became, `path` where its value now is. */
   | 'flattened-key'
+  /**
+   * The `structuredContent` of an `isError` tool result that does not match the tool's output
+   * schema, removed (`repairToolResult`): `from` is the beginning of its JSON text (at most 200
+   * characters, `…` ending a cut one), `to` is `""`.
+   */
+  | 'error-structured-content'
   /** A syntax repair of the whole text (rule `syntax`), reported at path `""`. */
   | SyntaxRule;
 

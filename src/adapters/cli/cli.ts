@@ -258,7 +258,7 @@ async function repairOptions(values: { lenient?: boolean; validate?: boolean; 'r
   };
 }
 
-/** `--repair-results`, with the validator that tells an error's mismatching structuredContent when ajv is there (without it such results go on as they came). */
+/** `--repair-results`, with the validator that tells an error's mismatching structuredContent when ajv is there (without it such structuredContent is repaired like any other, never dropped). */
 async function resultRepair(): Promise<Pick<ProxyOptions, 'repairResults' | 'resultValidator'>> {
   try {
     return { repairResults: true, resultValidator: await loadValidateArgs() };
