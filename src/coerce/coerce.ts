@@ -148,7 +148,7 @@ function coerceText(text: string, schema: unknown, options: CoerceOptions | unde
     }
     if (rewritten !== undefined) return rewritten;
   }
-  const read = readArgsText(text, schema, syntax, strictError);
+  const read = readArgsText(text, schema, syntax ? rules : false, strictError);
   if (asEdits && read.text === text) {
     // Valid JSON (text the strict reading refused never reads as itself) whose repeated keys the
     // read found equal: the spans each occurrence rewrites.

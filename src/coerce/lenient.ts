@@ -37,6 +37,9 @@ export function resolveRules(lenient: boolean | LenientRules | undefined): Rules
     optionalNull: given.optionalNull !== false,
     unwrap: given.unwrap !== false,
     flattenedKey: given.flattenedKey !== false,
+    markup: given.markup !== false,
+    overEscaped: given.overEscaped !== false,
+    arrayToScalar: given.arrayToScalar !== false,
   };
 }
 

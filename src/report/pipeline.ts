@@ -119,7 +119,8 @@ export function prepareToolCall(argsOrText: unknown, schema: unknown, options: P
   let read: RepairedParse | undefined;
   if (text !== undefined) {
     try {
-      read = readArgsText(text, schema, resolveRules(options.lenient)?.syntax === true);
+      const rules = resolveRules(options.lenient);
+      read = readArgsText(text, schema, rules?.syntax === true ? rules : false);
       parsed = read.value;
     } catch (error) {
       if (!(error instanceof ArgsParseError)) throw error;

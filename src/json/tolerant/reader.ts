@@ -6,10 +6,11 @@
  * off before anything is repaired, and never completed. Iterative: depth costs memory, not stack.
  */
 import type { Edit, Escapes, SyntaxRule } from './edits.js';
-import { findBody } from './envelope.js';
+import { findBody, type Body } from './envelope.js';
+import { engineEndAt, wrapperCloseAt } from './engines.js';
 import type { EscapeKinds } from './escapes.js';
 import { skipLayout, type EditSink } from './layout.js';
-import { refuseMarkup } from './markup.js';
+import { refuseAfter, refuseCallId, refuseEscapedQuote, refuseMarkup } from './markup.js';
 import type { TokenSpans } from './preserve.js';
 import { opensString, QuotedString } from './quoted.js';
 import { MAX_READINGS, type StrayReadings } from './readings.js';
@@ -31,27 +32,32 @@ export interface Reading {
 const BLANK = /^\s*$/;
 
 const OPEN_BRACE = 0x7b;
+/** What after `=` makes it no colon: `==`, `=>`. */
+const EQUALS_OTHER = /[=>]/;
 const OPEN_BRACKET = 0x5b;
 
 /**
  * Reads `text` as one value in the tolerant grammar and returns the edits that make it strict
  * JSON. Blank text (inside a fence or not) reads as `{}`.
  *
+ * @param markup - The `markup` rule: a serving engine's markup around complete arguments is dropped (`engines.ts`).
  * @throws {ArgsParseError} With `truncated: true` when the text was cut off; without it when the
  *   text has no single reading (two values, `NaN`, prose around the arguments, …).
  */
-export function readTolerant(text: string): Reading {
+export function readTolerant(text: string, markup = true): Reading {
   const edits: Edit[] = [];
-  const { start, end } = findBody(text, edits);
+  const body = findBody(text, edits, markup);
+  const { start, end } = body;
   const source = new Source(text, start, end);
-  const reader = new Reader(source, edits);
+  const reader = new Reader(source, edits, body.after);
   if (BLANK.test(source.body)) {
+    if (body.after === 'wrapper') source.fail(source.body.length, 'the <tool_call> wrapper holds no arguments and is never closed');
     edits.push({ start: start, end, to: '{}', rule: 'empty-arguments' });
   } else {
     reader.read();
     reader.resolvePending();
   }
-  if (end < text.length) edits.push({ start: end, end: text.length, to: '', rule: 'code-fence' });
+  edits.push(...body.tail);
   return { edits, tokens: reader.spans(), rootString: reader.rootString(), stray: reader.stray };
 }
 
@@ -98,8 +104,11 @@ class Reader implements EditSink {
   private readonly shifted: number[] = [];
   /** The extra closing bracket after the root and the others that may be the extra one, when there are such. */
   stray: StrayReadings | undefined;
+  /** What may follow the root value (see `Body.after`). */
+  private readonly allowed: Body['after'];
 
-  constructor(source: Source, edits: Edit[]) {
+  constructor(source: Source, edits: Edit[], allowed: Body['after']) {
+    this.allowed = allowed;
     this.source = source;
     this.body = source.body;
     this.edits = edits;
@@ -123,6 +132,7 @@ class Reader implements EditSink {
     let chainClose = -1;
     this.skip();
     refuseMarkup(source, this.i);
+    refuseCallId(source, this.i);
     for (;;) {
       this.skip();
       if (this.i >= body.length) source.cut(this.i, open.length === 0 ? 'the text ends before any value' : 'the text ends where a value must follow');
@@ -149,6 +159,7 @@ class Reader implements EditSink {
         this.skip();
         if (open.length === 0) {
           if (this.i < body.length) this.after();
+          else if (this.allowed === 'wrapper') source.fail(this.i, 'the <tool_call> wrapper opened before the arguments is never closed: refused. Send the arguments alone, as one JSON object');
           return;
         }
         if (this.i >= body.length) source.cut(this.i, `the text ends inside an ${open[open.length - 1] ? 'array' : 'object'}`);
@@ -198,6 +209,7 @@ class Reader implements EditSink {
     if (opensString(body, at)) {
       this.string(at);
     } else {
+      refuseEscapedQuote(source, at);
       const end = wordEnd(body, at);
       refuseKeyValue(source, at, end);
       if (end === -1) {
@@ -212,9 +224,13 @@ class Reader implements EditSink {
     }
     this.skip();
     if (this.i >= body.length) source.cut(this.i, 'the text ends after a key');
-    if (body.charCodeAt(this.i) !== 0x3a) {
-      refuseMarkup(source, this.i);
-      source.fail(this.i, `Expected ':' but got ${source.describe(this.i)}`);
+    const colon = this.i;
+    if (body.charCodeAt(colon) === 0x3d && !EQUALS_OTHER.test(body[colon + 1] ?? '')) {
+      // `"path"= "a"`: `=` between a key and its value, where nothing else reads (`==` and `=>` are refused).
+      this.edit(colon, colon + 1, ':', 'equals-colon');
+    } else if (body.charCodeAt(colon) !== 0x3a) {
+      refuseMarkup(source, colon);
+      source.fail(colon, `Expected ':' but got ${source.describe(colon)}`);
     }
     this.i++;
   }
@@ -239,6 +255,7 @@ class Reader implements EditSink {
     const end = wordEnd(body, at);
     if (end === -1) {
       refuseMarkup(source, at);
+      refuseEscapedQuote(source, at);
       source.fail(at, `Unexpected character ${source.describe(at)}`);
     }
     const python = literalWord(source, at, end);
@@ -302,12 +319,24 @@ class Reader implements EditSink {
   }
 
   /**
-   * What follows a complete root value: one closing bracket (`]` or `}`, of either kind) after a
-   * root container, with nothing after it, is dropped; another value, prose or anything else is refused.
+   * What follows a complete root value: under the `markup` rule one engine's end tokens, or the
+   * closing tag of a wrapper opened before it, is dropped; one closing bracket (`]` or `}`, of
+   * either kind) after a root container, with nothing after it, is dropped; another value, prose
+   * or anything else is refused.
    */
   private after(): void {
     const { body, i } = this;
     const source: Source = this.source;
+    if (this.allowed === 'wrapper' && wrapperCloseAt(body, i, body.length)) {
+      this.edit(i, body.length, '', 'call-wrapper');
+      this.i = body.length;
+      return;
+    }
+    if (this.allowed === 'end-tokens' && engineEndAt(body, i, body.length) !== undefined) {
+      this.edit(i, body.length, '', 'end-tokens');
+      this.i = body.length;
+      return;
+    }
     const code = body.charCodeAt(i);
     if (this.rootClose !== -1 && (code === 0x5d || code === 0x7d)) {
       // Comments after it are recorded first: its edit goes before theirs.
@@ -322,6 +351,7 @@ class Reader implements EditSink {
       }
       source.fail(i, `Unexpected ${source.describe(i)} after the arguments`);
     }
+    refuseAfter(source, i, this.allowed === 'wrapper');
     if (code === OPEN_BRACE || code === OPEN_BRACKET || opensString(body, i)) {
       source.fail(i, 'a second value follows the first one (two values back to back)');
     }
