@@ -7,7 +7,7 @@ import { walkValues, type Container, type PathToken, type ValueVisitor } from '.
 import { setOwn } from '../json/objects.js';
 import { normalizeName } from '../json/strings.js';
 import { accepts, TYPE_BITS, typeNames } from '../schema/keywords.js';
-import { convertLeniently, type LenientContext, type Rules } from './lenient.js';
+import { convertContainer, convertLeniently, convertsContainer, type LenientContext, type Rules } from './lenient.js';
 import { declaredHeads, proposesKey, rebuildFlattened, type ReshapeContext } from './flattened-keys.js';
 import { describeReadings, previewOf, textOf, type GateContext } from './gate.js';
 import { foldEnumCase } from './enum-case.js';
@@ -100,9 +100,12 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
     return decide(value, node, this);
   }
 
-  /** In lenient mode, an array or object that no applicable schema accepts is reported. */
+  /**
+   * In lenient mode, an array or object that no applicable schema accepts is reported, unless a
+   * shape rule may read it otherwise: that is settled as it is left.
+   */
   enter(container: Container, node: PlanNode): boolean {
-    if (this.rules !== null && !accepts(node.accept, container)) this.refuse(container, node, 'unconvertible');
+    if (this.rules !== null && !accepts(node.accept, container) && !convertsContainer(container, node, this.rules)) this.refuse(container, node, 'unconvertible');
     if (this.reshaping) {
       this.containers.push(node);
       this.reshapes.push(undefined);
@@ -110,9 +113,18 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
     return true;
   }
 
-  /** An object left: its optional nulls removed and its flattened keys rebuilt, when it has any. */
+  /**
+   * A container left: an object's optional nulls removed and its flattened keys rebuilt, when it
+   * has any; a container no applicable schema accepts read by a shape rule, or refused.
+   */
   leave(_original: Container, done: Container, node: PlanNode): unknown {
-    if (!this.reshaping) return done;
+    const left = this.reshaping ? this.reshaped(done, node) : done;
+    if (this.rules === null || accepts(node.accept, left) || !convertsContainer(left, node, this.rules)) return left;
+    return convertContainer(left as Container, node, this);
+  }
+
+  /** An object with its optional nulls removed and its flattened keys rebuilt (the container itself when there are none). */
+  private reshaped(done: Container, node: PlanNode): unknown {
     this.containers.pop();
     const reshape = this.reshapes.pop();
     if (reshape === undefined) return done;
