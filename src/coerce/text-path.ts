@@ -179,6 +179,8 @@ class LiteralRewriter implements JsonVisitor {
     if (rules.flattenedKey && proposesKey(parent, key)) this.handOff = true;
     // A wrapper's key no schema applies to: the object path decides whether it is one.
     if (child === null && rules.unwrap && depth === 1 && ENVELOPE_KEYS.includes(key)) this.wrapper = true;
+    // The schema echoed around the arguments may hold more keywords beside `properties`: the object path decides.
+    if (child === null && rules.unwrap && depth === 1 && key === 'properties') this.handOff = true;
   }
 
   string(start: number, end: number): void {

@@ -19,6 +19,9 @@ export const WRAPPER_KEYS: readonly string[] = ['arguments', 'parameters', 'inpu
 /** The root keys of every envelope the rule reads: the wrappers' and the schema echo's. */
 export const ENVELOPE_KEYS: readonly string[] = [...WRAPPER_KEYS, 'properties'];
 
+/** The keywords a schema echoed around the arguments may hold beside `properties`. */
+const SCHEMA_KEYWORDS: readonly string[] = ['type', 'required', 'title', 'description', '$schema', 'additionalProperties'];
+
 /** The arguments found inside a wrapper, and the wrapper's keys. */
 interface Unwrapped {
   readonly inner: Record<string, unknown>;
@@ -40,14 +43,15 @@ export function unwrapReadings(value: unknown, root: PlanNode, toolName: string 
 
 /**
  * The key holding the arguments when `value` is an envelope: the only one of `WRAPPER_KEYS` (or
- * one of them beside `name` equal to `toolName`), or `properties` (alone, or beside
- * `"type": "object"`); `undefined` for any other object.
+ * one of them beside `name` equal to `toolName`), or `properties` (alone, or beside schema
+ * keywords only: `"type": "object"`, `required`, `title`, …); `undefined` for any other object.
  */
 function envelopeKey(value: Record<string, unknown>, toolName: string | undefined): string | undefined {
   const keys = Object.keys(value);
   if (keys.length === 1) return ENVELOPE_KEYS.includes(keys[0]!) ? keys[0] : undefined;
+  // The schema echoed whole: `properties` beside schema keywords only, `type` saying `object` (Camelid#703).
+  if (keys.includes('properties') && (value['type'] === undefined || value['type'] === 'object') && keys.every((key) => key === 'properties' || SCHEMA_KEYWORDS.includes(key))) return 'properties';
   if (keys.length !== 2) return undefined;
-  if (value['type'] === 'object' && keys.includes('properties')) return 'properties';
   const named = toolName !== undefined && value['name'] === toolName ? keys.indexOf('name') : -1;
   const other = named === -1 ? undefined : keys[1 - named]!;
   return other !== undefined && WRAPPER_KEYS.includes(other) ? other : undefined;

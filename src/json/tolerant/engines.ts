@@ -38,6 +38,11 @@ export const ENGINE_ENDS: readonly EngineEnd[] = [
     sequences: [['<\uff5ctool\u2581call\u2581end\uff5c>', '<\uff5ctool\u2581calls\u2581end\uff5c>'], ['<\uff5ctool\u2581call\u2581end\uff5c>']],
   },
   {
+    engine: 'ChatML (Qwen, HyperCLOVA X)',
+    source: 'https://github.com/NAVER-Cloud-HyperCLOVA-X/hcx-vllm-plugin/issues/5 (a call ends with <|im_end|>)',
+    sequences: [['<|im_end|>']],
+  },
+  {
     engine: 'Llama 3.x',
     source: 'https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_1/ (a JSON tool call ends with <|eom_id|> or <|eot_id|>)',
     sequences: [['<|eom_id|>'], ['<|eot_id|>']],

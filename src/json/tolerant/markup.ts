@@ -7,7 +7,7 @@ import { ENGINE_ENDS, partialEndAt, skipBlank } from './engines.js';
 import type { Source } from './source.js';
 
 /** The opening tags of serving engines' tool-call formats, which a tool parser turns into JSON arguments. */
-const MARKUP = /<(?:\|tool_calls_section_begin\||\|tool_call_begin\||\|tool_call_argument_begin\||\|tool_call>|\|[a-z]+\|>|\/?(?:tool_call>|arg_key>|arg_value>|function=|parameter=|function_calls>|invoke[ >]|think>|minimax:|\W{1,2}DSML\W)|\uff5ctool\u2581)|\[TOOL_CALLS\]|\]<\]minimax\[>\[/y;
+const MARKUP = /<(?:\|tool_calls_section_begin\||\|tool_call_begin\||\|tool_call_argument_begin\||\|tool_call>|\|[a-z]+\|>|\/{0,2}(?:tool_call>|arg_key>|arg_value>|function=|parameter=|function_calls>|invoke[ >]|think>|minimax:|\W{1,2}DSML\W)|\uff5ctool\u2581)|\[TOOL_CALLS\]|\]<\]minimax\[>\[/y;
 /** Which model family's format a text of tool-call markup is in, by the first of these tags it holds. */
 const MARKUP_FORMATS: readonly (readonly [string, string])[] = [
   // MiniMax and DeepSeek's DSML wrap Anthropic-like <invoke> and <parameter> tags: named first.
@@ -81,12 +81,12 @@ export function refuseAfter(source: Source, at: number, wrapper: boolean): void 
   if (wrapper) source.fail(at, 'the <tool_call> wrapper opened before the arguments is not closed right after them: refused. Send the arguments alone, as one JSON object');
 }
 
-/** A call id the way Kimi K2 writes one (`functions.read_file:0`) before the arguments. */
-const CALL_ID = /(?:functions\.)?[A-Za-z_][\w.-]*:\d+[ \t\r\n]*(?=[{<])/y;
+/** A call id the way Kimi K2 writes one (`functions.read_file:0`), or Gemma 4's call head (`call:ns:create`, omlx#1854), before the arguments. */
+const CALL_ID = /(?:(?:functions\.)?[A-Za-z_][\w.-]*:\d+|call:[A-Za-z_][\w.:-]*)[ \t\r\n]*(?=[{<])/y;
 
 /**
- * Refuses a call id before the arguments (`functions.read_file:0{…}`, Kimi K2's id, which its tool
- * parser should have taken off), naming it; returns when there is none at `at`.
+ * Refuses a call id before the arguments (`functions.read_file:0{…}`, Kimi K2's id, or Gemma 4's
+ * `call:create{…}`, which the tool parser should have taken off), naming it; returns when there is none at `at`.
  *
  * @throws {ArgsParseError} For such an id.
  */
@@ -94,7 +94,7 @@ export function refuseCallId(source: Source, at: number): void {
   CALL_ID.lastIndex = at;
   if (!CALL_ID.test(source.body)) return;
   const id = source.body.slice(at, CALL_ID.lastIndex).trim();
-  source.fail(at, `a tool-call id (${JSON.stringify(id)}, the Kimi K2 format) stands before the arguments: the serving engine's tool parser did not take it off (check its tool-call parser for this model): refused. Send the arguments alone, as one JSON object`);
+  source.fail(at, `a tool-call id (${JSON.stringify(id)}, the ${id.startsWith('call:') ? 'Gemma 4' : 'Kimi K2'} format) stands before the arguments: the serving engine's tool parser did not take it off (check its tool-call parser for this model): refused. Send the arguments alone, as one JSON object`);
 }
 
 /**
