@@ -8,8 +8,8 @@
  * reader refuses it, naming the escaped quote.
  */
 
-/** Opens like over-escaped arguments: a brace, then an escaped quote. */
-const OPENS = /^[ \t\r\n]*\{[ \t\r\n]*\\"/;
+/** Opens like over-escaped arguments: a brace, then an escaped quote (white space between, raw or escaped with the rest). */
+const OPENS = /^[ \t\r\n]*\{(?:[ \t\r\n]|\\[nrt])*\\"/;
 const CONTROL = /[\u0000-\u001f]/g;
 
 /** True when `text` opens as over-escaped arguments do. */
