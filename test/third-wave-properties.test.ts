@@ -7,6 +7,8 @@
  * reading of its quotes alone gives another value (and always reads back when its strings hold no
  * backslash); a token of those sequences cut short is never dropped.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { ArgsParseError, coerceArgsJson } from '../src/index.js';
@@ -113,4 +115,15 @@ describe(`third-wave syntax properties (seed ${seed}, ${numRuns} runs each)`, ()
       { seed, numRuns },
     );
   });
+});
+
+test("docs/REPAIRS.md's table of engines is the code's: every engine, its source and its tokens", () => {
+  const docs = readFileSync(join(import.meta.dirname, '..', 'docs', 'REPAIRS.md'), 'utf8');
+  const table = docs.slice(docs.indexOf('| engine | sequences dropped after the arguments |'));
+  for (const { engine, source, sequences } of ENGINE_ENDS) {
+    const row = table.split('\n').find((line) => line.startsWith(`| ${engine} |`));
+    expect(row, engine).toBeDefined();
+    expect(row).toContain(source.split(' ')[0]);
+    for (const token of new Set(sequences.flat())) expect(row).toContain(token.replaceAll('|', '\\|'));
+  }
 });
