@@ -15,7 +15,7 @@ import { previewOf } from './gate.js';
 import type { Refusal } from './types.js';
 
 /** The keys a wrapper puts the arguments under. */
-export const WRAPPER_KEYS: readonly string[] = ['arguments', 'parameters', 'input', 'args'];
+const WRAPPER_KEYS: readonly string[] = ['arguments', 'parameters', 'input', 'args'];
 /** The root keys of every envelope the rule reads: the wrappers' and the schema echo's. */
 export const ENVELOPE_KEYS: readonly string[] = [...WRAPPER_KEYS, 'properties'];
 
