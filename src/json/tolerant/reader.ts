@@ -6,11 +6,11 @@
  * off before anything is repaired, and never completed. Iterative: depth costs memory, not stack.
  */
 import type { Edit, Escapes, SyntaxRule } from './edits.js';
+import { readAfter, type AfterContext } from './after.js';
 import { findBody, type Body } from './envelope.js';
-import { engineEndAt, wrapperCloseAt } from './engines.js';
 import type { EscapeKinds } from './escapes.js';
-import { skipLayout, type EditSink } from './layout.js';
-import { refuseAfter, refuseCallId, refuseEscapedQuote, refuseMarkup } from './markup.js';
+import { skipLayout } from './layout.js';
+import { refuseCallId, refuseEscapedQuote, refuseMarkup } from './markup.js';
 import type { TokenSpans } from './preserve.js';
 import { opensString, QuotedString } from './quoted.js';
 import { MAX_READINGS, type StrayReadings } from './readings.js';
@@ -78,13 +78,13 @@ interface Pending {
 const TOKEN_ROOM_SHIFT = 3;
 const TOKEN_ROOM_MAX = 1 << 16;
 
-class Reader implements EditSink {
+class Reader implements AfterContext {
   /** The string and number tokens read so far, in its first `count` entries. */
   private readonly tokens: TokenSpans;
   private count = 0;
-  private readonly source: Source;
+  readonly source: Source;
   private readonly body: string;
-  private readonly edits: Edit[];
+  readonly edits: Edit[];
   private readonly quoted = new QuotedString();
   private i = 0;
   /** True once the text has shown it is a Python literal (a single-quoted string, `True`, `False`, `None`). */
@@ -94,18 +94,18 @@ class Reader implements EditSink {
   /** Where the root value starts when it is a string. */
   private rootStringAt = -1;
   /** The last closing bracket read (-1 for none): when `after()` reads it, the root container's, which closes last. */
-  private rootClose = -1;
+  rootClose = -1;
   /**
    * The closing brackets (positions in the text, at most `MAX_READINGS` of them) that, dropped
    * instead of an extra one after the root, give another value each: each closes a container
    * whose every enclosing container, the root included, is of its kind, and a member follows it
    * in its parent (that member would move in).
    */
-  private readonly shifted: number[] = [];
+  readonly shifted: number[] = [];
   /** The extra closing bracket after the root and the others that may be the extra one, when there are such. */
   stray: StrayReadings | undefined;
   /** What may follow the root value (see `Body.after`). */
-  private readonly allowed: Body['after'];
+  readonly allowed: Body['after'];
 
   constructor(source: Source, edits: Edit[], allowed: Body['after']) {
     this.allowed = allowed;
@@ -158,7 +158,7 @@ class Reader implements EditSink {
       for (;;) {
         this.skip();
         if (open.length === 0) {
-          if (this.i < body.length) this.after();
+          if (this.i < body.length) readAfter(this, this.i);
           else if (this.allowed === 'wrapper') source.fail(this.i, 'the <tool_call> wrapper opened before the arguments is never closed: refused. Send the arguments alone, as one JSON object');
           return;
         }
@@ -316,47 +316,6 @@ class Reader implements EditSink {
     this.tokens[count] = offset + start;
     this.tokens[count + 1] = isString ? offset + end : -(offset + end);
     this.count = count + 2;
-  }
-
-  /**
-   * What follows a complete root value: under the `markup` rule one engine's end tokens, or the
-   * closing tag of a wrapper opened before it, is dropped; one closing bracket (`]` or `}`, of
-   * either kind) after a root container, with nothing after it, is dropped; another value, prose
-   * or anything else is refused.
-   */
-  private after(): void {
-    const { body, i } = this;
-    const source: Source = this.source;
-    if (this.allowed === 'wrapper' && wrapperCloseAt(body, i, body.length)) {
-      this.edit(i, body.length, '', 'call-wrapper');
-      this.i = body.length;
-      return;
-    }
-    if (this.allowed === 'end-tokens' && engineEndAt(body, i, body.length) !== undefined) {
-      this.edit(i, body.length, '', 'end-tokens');
-      this.i = body.length;
-      return;
-    }
-    const code = body.charCodeAt(i);
-    if (this.rootClose !== -1 && (code === 0x5d || code === 0x7d)) {
-      // Comments after it are recorded first: its edit goes before theirs.
-      const before = this.edits.length;
-      this.i = i + 1;
-      this.skip();
-      if (this.i >= body.length) {
-        // Of the root's kind, it could close the root, and the root's own bracket, or another, be the extra one.
-        if (code === this.rootClose && this.shifted.length !== 0) this.stray = { last: this.source.offset + i, others: this.shifted };
-        this.edit(i, i + 1, '', 'stray-bracket', before);
-        return;
-      }
-      source.fail(i, `Unexpected ${source.describe(i)} after the arguments`);
-    }
-    refuseAfter(source, i, this.allowed === 'wrapper');
-    if (code === OPEN_BRACE || code === OPEN_BRACKET || opensString(body, i)) {
-      source.fail(i, 'a second value follows the first one (two values back to back)');
-    }
-    refuseMarkup(source, i);
-    source.fail(i, `Unexpected ${source.describe(i)} after the arguments`);
   }
 
   /** Skips white space and comments (recording the comments). */
