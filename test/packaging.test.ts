@@ -34,9 +34,12 @@ import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
  * readings enumerated, list separators by Unicode property, plain numbers' exact text, the
  * readings named in refusals), about 2 KB; the syntax rules' second readings and exact dispatch
  * values the rest. The text path hands such keys to the object path, so it carries the gate too.
+ * Issue #42 (the third wave: serving engines' markup and its table, over-escaped arguments, `=`
+ * for `:`, one-element arrays, item objects, schema echoes, the named refusals of each) took them
+ * from 29,464 and 25,400 B to 32,369 and 28,272 B (+2,905 and +2,872 B): 32.5 and 28.5 KB.
  */
-const CORE_BUDGET = 29_500;
-const TEXT_PATH_BUDGET = 25_500;
+const CORE_BUDGET = 32_500;
+const TEXT_PATH_BUDGET = 28_500;
 /**
  * Bytes of every CommonJS file of dist/, unminified: 154 KB when the core was first shared (182 KB
  * after the second wave of syntax repairs), 750 KB when each entry carried a copy of it.
