@@ -42,9 +42,11 @@ const CORE_BUDGET = 32_500;
 const TEXT_PATH_BUDGET = 28_500;
 /**
  * Bytes of every CommonJS file of dist/, unminified: 154 KB when the core was first shared (182 KB
- * after the second wave of syntax repairs), 750 KB when each entry carried a copy of it.
+ * after the second wave of syntax repairs), 750 KB when each entry carried a copy of it. Measured
+ * 2026-12-03 with tsup from a clean dist/: 235,701 B on main before issue #42 (past this budget
+ * already), 250,534 B with it (+14,833 B): 255 KB.
  */
-const CJS_BUDGET = 200_000;
+const CJS_BUDGET = 255_000;
 
 const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name);
 const run = (file: string, args: string[], cwd: string): string => execFileSync(file, args, { cwd, encoding: 'utf8', stdio: 'pipe' });
