@@ -114,7 +114,8 @@ const THINK_OPEN = /[ \t\r\n]*<think>/y;
 const THINK_CLOSE = '</think>';
 /** The Hermes wrapper's opening tag, before JSON arguments (a fence, a `json` tag or a brace): before anything else, another format's. */
 const WRAPPER = /[ \t\r\n]*<tool_call>(?=[ \t\r\n]*(?:\{|```|json[ \t]*\r?\n))/y;
-const LANGUAGE_TAG = /[ \t\r\n]*json[ \t]*\r?\n/y;
+/** A bare `json` tag on a line of its own, before something (alone, the arguments are missing: it is left for the reader to refuse). */
+const LANGUAGE_TAG = /[ \t\r\n]*json[ \t]*\r?\n(?=[ \t\r\n]*\S)/y;
 
 /** Records an edit that drops `start`..`end` under `rule`. */
 export type DropEdit = (start: number, end: number, rule: 'reasoning-block' | 'call-wrapper' | 'language-tag') => void;
