@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { ArgsParseError, coerceArgsJson } from '../src/index.js';
+import { ArgsParseError, coerceArgs, coerceArgsJson, parseArgs, stringifyArgs } from '../src/index.js';
 import { ENGINE_ENDS } from '../src/json/tolerant/engines.js';
 import { AmbiguousTextError } from '../src/json/tolerant/readings.js';
 import { repairJsonText } from '../src/json/tolerant/repair.js';
@@ -126,4 +126,18 @@ test("docs/REPAIRS.md's table of engines is the code's: every engine, its source
     expect(row).toContain(source.split(' ')[0]);
     for (const token of new Set(sequences.flat())) expect(row).toContain(token.replaceAll('|', '\\|'));
   }
+});
+
+test('a container a shape rule reads is walked once, where its reading lands: no change is reported where it was', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      todos: { type: 'array', items: { type: 'object', properties: { title: { type: 'string' }, n: { type: 'integer' } }, required: ['title'] }, properties: { n: { type: 'integer' } } },
+      limit: { type: 'integer', properties: { x: { type: 'integer' } } },
+    },
+  };
+  const result = coerceArgs(parseArgs('{"todos": {"title": "a", "n": "5"}, "limit": ["7"]}'), schema, { lenient: true });
+  expect(stringifyArgs(result.value)).toBe('{"todos":[{"title":"a","n":5}],"limit":7}');
+  expect(result.changes.map(({ path, rule }) => `${rule}@${path}`)).toEqual(['wrap-in-array@/todos', 'string-to-integer@/todos/0/n', 'array-to-scalar@/limit', 'string-to-integer@/limit']);
+  expect(result.refusals).toEqual([]);
 });
