@@ -34,14 +34,19 @@ import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
  * readings enumerated, list separators by Unicode property, plain numbers' exact text, the
  * readings named in refusals), about 2 KB; the syntax rules' second readings and exact dispatch
  * values the rest. The text path hands such keys to the object path, so it carries the gate too.
+ * Issue #42 (the third wave: serving engines' markup and its table, over-escaped arguments, `=`
+ * for `:`, one-element arrays, item objects, schema echoes, the named refusals of each) took them
+ * from 29,464 and 25,400 B to 32,369 and 28,272 B (+2,905 and +2,872 B): 32.5 and 28.5 KB.
  */
-const CORE_BUDGET = 29_500;
-const TEXT_PATH_BUDGET = 25_500;
+const CORE_BUDGET = 32_500;
+const TEXT_PATH_BUDGET = 28_500;
 /**
  * Bytes of every CommonJS file of dist/, unminified: 154 KB when the core was first shared (182 KB
- * after the second wave of syntax repairs), 750 KB when each entry carried a copy of it.
+ * after the second wave of syntax repairs), 750 KB when each entry carried a copy of it. Measured
+ * 2026-12-03 with tsup from a clean dist/: 235,701 B on main before issue #42 (past this budget
+ * already), 250,534 B with it (+14,833 B): 255 KB.
  */
-const CJS_BUDGET = 200_000;
+const CJS_BUDGET = 255_000;
 
 const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name);
 const run = (file: string, args: string[], cwd: string): string => execFileSync(file, args, { cwd, encoding: 'utf8', stdio: 'pipe' });
