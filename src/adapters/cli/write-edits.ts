@@ -1,0 +1,171 @@
+/**
+ * Writes a text with the text path's edits applied, as UTF-8, in chunks of bytes: the output is
+ * never made as one string. Every span the edits leave alone is copied from the text as it is;
+ * only the white space around the value is left out, as `String.prototype.trim` would.
+ */
+import type { Writable } from 'node:stream';
+import type { TextEdits } from '../../coerce/coerce.js';
+
+/** Bytes per chunk handed to the stream. */
+const CHUNK_BYTES = 1 << 20;
+/** A span up to this many characters is copied character by character, not through a slice. */
+const SHORT_SPAN = 32;
+
+/**
+ * Writes `text` with `edits` applied and white space trimmed at both ends, then a line break, to
+ * `out`, honouring its back pressure. Resolves once the stream has taken every byte.
+ *
+ * @throws The stream's error (a closed pipe: `EPIPE`), when writing fails.
+ */
+export async function writeEdited(out: Writable, text: string, edits: TextEdits): Promise<void> {
+  const chunks = new Chunks(out);
+  const from = skipJsonSpace(text);
+  const to = trimmedEnd(text);
+  const count = edits.length;
+  if (count > 0 && (edits.start(0) <= from || edits.end(count - 1) >= to)) {
+    // An edit at an end of the value (a whole text rewritten, a root scalar): what it writes
+    // there may itself begin or end with white space. The output is small or was made whole.
+    const whole = applied(text, edits).trim();
+    await chunks.copy(whole, 0, whole.length);
+  } else {
+    let at = from;
+    for (let i = 0; i < count; i++) {
+      // `put` copies a span whole unless a chunk fills: then the rest waits for the stream.
+      const start = edits.start(i);
+      const copied = chunks.put(text, at, start);
+      if (copied < start) await chunks.copy(text, copied, start);
+      const end = edits.textEnd(i);
+      const written = chunks.put(edits.texts, edits.textStart(i), end);
+      if (written < end) await chunks.copy(edits.texts, written, end);
+      at = edits.end(i);
+      if (chunks.full) await chunks.drain();
+    }
+    await chunks.copy(text, at, to);
+  }
+  await chunks.copy('\n', 0, 1);
+  await chunks.finish();
+}
+
+/** `text` with `edits` applied, as one string. */
+function applied(text: string, edits: TextEdits): string {
+  const pieces: string[] = [];
+  let at = 0;
+  for (let i = 0; i < edits.length; i++) {
+    pieces.push(text.slice(at, edits.start(i)), edits.text(i));
+    at = edits.end(i);
+  }
+  pieces.push(text.slice(at));
+  return pieces.join('');
+}
+
+/** Output bytes gathered into chunks, and the chunks handed to a stream. */
+class Chunks {
+  private readonly out: Writable;
+  private buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  private used = 0;
+  private readonly ready: Buffer[] = [];
+
+  constructor(out: Writable) {
+    this.out = out;
+  }
+
+  /** Chunks are waiting to be handed to the stream. */
+  get full(): boolean {
+    return this.ready.length > 0;
+  }
+
+  /**
+   * Appends `text.slice(start, end)`, encoded as UTF-8, up to the end of the current chunk.
+   *
+   * @returns Where it stopped: `end`, or before it when a chunk filled (then `full` is true).
+   */
+  put(text: string, start: number, end: number): number {
+    if (end - start <= SHORT_SPAN && CHUNK_BYTES - this.used >= 3 * SHORT_SPAN) {
+      // Short spans (a comma, a replaced literal) without a slice: ASCII byte by byte.
+      for (; start < end; start++) {
+        const code = text.charCodeAt(start);
+        if (code >= 0x80) break;
+        this.buffer[this.used++] = code;
+      }
+    }
+    while (start < end) {
+      // UTF-8 takes at most 3 bytes per UTF-16 unit (4 per surrogate pair).
+      if (CHUNK_BYTES - this.used < 3 * SHORT_SPAN) {
+        this.next();
+        return start;
+      }
+      let stop = Math.min(end, start + Math.floor((CHUNK_BYTES - this.used) / 3));
+      // A surrogate pair is never split between two writes (each half would be written as U+FFFD).
+      if (stop < end && isHighSurrogate(text.charCodeAt(stop - 1))) stop--;
+      this.used += this.buffer.write(text.slice(start, stop), this.used, 'utf8');
+      start = stop;
+    }
+    return end;
+  }
+
+  /** Appends `text.slice(start, end)` whole, handing each chunk it fills to the stream. */
+  async copy(text: string, start: number, end: number): Promise<void> {
+    for (let at = this.put(text, start, end); at < end; at = this.put(text, at, end)) await this.drain();
+    if (this.full) await this.drain();
+  }
+
+  /** Hands the waiting chunks to the stream, waiting while it asks to. */
+  async drain(): Promise<void> {
+    for (const chunk of this.ready.splice(0)) {
+      if (!this.out.write(chunk)) await drained(this.out);
+    }
+  }
+
+  /** Hands every byte to the stream and resolves once it has taken them (or rejects with its error). */
+  async finish(): Promise<void> {
+    this.next();
+    await this.drain();
+    await new Promise<void>((resolve, reject) => {
+      this.out.write('', (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  /** Ends the current chunk and starts a new one. */
+  private next(): void {
+    if (this.used === 0) return;
+    this.ready.push(this.buffer.subarray(0, this.used));
+    this.buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    this.used = 0;
+  }
+}
+
+/** Resolves on the stream's `drain`, rejects on its `error`. */
+function drained(out: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (error?: Error): void => {
+      out.off('drain', done);
+      out.off('error', done);
+      if (error) reject(error);
+      else resolve();
+    };
+    out.on('drain', done);
+    out.on('error', done);
+  });
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** The index of the first character of `text` that is not JSON white space. */
+function skipJsonSpace(text: string): number {
+  let at = 0;
+  while (at < text.length && isJsonSpace(text.charCodeAt(at))) at++;
+  return at;
+}
+
+/** The index after the last character of `text` that is not JSON white space. */
+function trimmedEnd(text: string): number {
+  let end = text.length;
+  while (end > 0 && isJsonSpace(text.charCodeAt(end - 1))) end--;
+  return end;
+}
+
+function isJsonSpace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+}
