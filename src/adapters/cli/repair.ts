@@ -11,7 +11,7 @@ import { coerceArgsJsonEdits, type TextEdits } from '../../coerce/coerce.js';
 import type { RepairCommandLine } from './command-line.js';
 import { CommandError, UsageError } from './errors.js';
 import { readArgs, readSchema } from './inputs.js';
-import { writeEdited } from './write-edits.js';
+import { EditWriter, writeEdited } from './write-edits.js';
 
 /** The exit status when `--fail-on-refusal` is given and a value was refused. */
 export const REFUSED_STATUS = 3;
@@ -36,9 +36,11 @@ export async function runRepair(command: RepairCommandLine, out: Writable = proc
     ...(command.integerRange === undefined ? {} : { integerRange: command.integerRange }),
     ...(command.tool === undefined ? {} : { toolName: command.tool }),
   };
+  // The edits are put into the output's chunks as the text path finds them, none kept.
+  const writer = new EditWriter(out, text);
   let edits: TextEdits;
   try {
-    edits = coerceArgsJsonEdits(text, schema, options);
+    edits = coerceArgsJsonEdits(text, schema, options, undefined, writer);
   } catch (error) {
     if (error instanceof ArgsParseError) throw new UsageError(`${label}: ${error.detail}`);
     throw error;
@@ -53,7 +55,7 @@ export async function runRepair(command: RepairCommandLine, out: Writable = proc
     }
   }
   try {
-    await writeEdited(out, text, edits);
+    await (writer.built ? writer.finish() : writeEdited(out, text, edits));
   } catch (error) {
     throw new CommandError(`stdout: cannot write the output (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'schema-coerce', 1);
   }
