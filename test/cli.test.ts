@@ -75,6 +75,7 @@ describe('schema-coerce (built bin)', () => {
 
   test('--help and --version', () => {
     expect(runCli(['--help'])).toMatchObject({ status: 0, stdout: expect.stringContaining('Usage: schema-coerce') });
+    expect(runCli(['-h']).stdout).toMatch(/--fail-on-refusal {6}exit 3, [^]*\n\nExit status: 0 done, 2 bad input [^]*, 3 a value refused\nunder --fail-on-refusal;/);
     expect(runCli(['--version']).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 

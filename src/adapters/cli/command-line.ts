@@ -8,7 +8,7 @@ import { editDistance } from '../../json/strings.js';
 import { UsageError } from './errors.js';
 
 /** The subcommands, as the first word of a command line names them. */
-export const SUBCOMMANDS = ['proxy', 'gateway'] as const;
+const SUBCOMMANDS = ['proxy', 'gateway'] as const;
 
 /** The main command's options, as `--help` lists them. */
 export interface RepairCommandLine {

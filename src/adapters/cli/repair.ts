@@ -14,7 +14,7 @@ import { readArgs, readSchema } from './inputs.js';
 import { EditWriter, writeEdited } from './write-edits.js';
 
 /** The exit status when `--fail-on-refusal` is given and a value was refused. */
-export const REFUSED_STATUS = 3;
+const REFUSED_STATUS = 3;
 
 /** Report lines are written to stderr this many at a time. */
 const LINES_PER_WRITE = 512;
