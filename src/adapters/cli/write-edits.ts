@@ -15,37 +15,22 @@ const SHORT_SPAN = 32;
 
 /**
  * Writes `text` with `edits` applied and white space trimmed at both ends, then a line break, to
- * `out`, honouring its back pressure. Resolves once the stream has taken every byte.
+ * `out`, honouring its back pressure: the edits of a text the text path handed on (a repeated key,
+ * syntax repair), whose output the object model has made already. Resolves once the stream has
+ * taken every byte.
  *
  * @throws The stream's error (a closed pipe: `EPIPE`), when writing fails.
  */
 export async function writeEdited(out: Writable, text: string, edits: TextEdits): Promise<void> {
-  const chunks = new Chunks(out);
-  const from = skipJsonSpace(text);
-  const to = trimmedEnd(text);
   const count = edits.length;
-  if (count > 0 && (edits.start(0) <= from || edits.end(count - 1) >= to)) {
+  if (count > 0 && (edits.start(0) <= skipJsonSpace(text) || edits.end(count - 1) >= trimmedEnd(text))) {
     // An edit at an end of the value (a whole text rewritten, a root scalar): what it writes
-    // there may itself begin or end with white space. The output is small or was made whole.
-    const whole = applied(text, edits).trim();
-    await chunks.copy(whole, 0, whole.length);
-  } else {
-    let at = from;
-    for (let i = 0; i < count; i++) {
-      // `put` copies a span whole unless a chunk fills: then the rest waits for the stream.
-      const start = edits.start(i);
-      const copied = chunks.put(text, at, start);
-      if (copied < start) await chunks.copy(text, copied, start);
-      const end = edits.textEnd(i);
-      const written = chunks.put(edits.texts, edits.textStart(i), end);
-      if (written < end) await chunks.copy(edits.texts, written, end);
-      at = edits.end(i);
-      if (chunks.full) await chunks.drain();
-    }
-    await chunks.copy(text, at, to);
+    // there may itself begin or end with white space.
+    return new EditWriter(out, applied(text, edits).trim()).finish();
   }
-  await chunks.copy('\n', 0, 1);
-  await chunks.finish();
+  const writer = new EditWriter(out, text);
+  for (let i = 0; i < count; i++) writer.push(edits.start(i), edits.end(i), edits.text(i));
+  return writer.finish();
 }
 
 /**
@@ -124,15 +109,10 @@ class Chunks {
     this.out = out;
   }
 
-  /** Chunks are waiting to be handed to the stream. */
-  get full(): boolean {
-    return this.ready.length > 0;
-  }
-
   /**
    * Appends `text.slice(start, end)`, encoded as UTF-8, up to the end of the current chunk.
    *
-   * @returns Where it stopped: `end`, or before it when a chunk filled (then `full` is true).
+   * @returns Where it stopped: `end`, or before it when a chunk filled.
    */
   put(text: string, start: number, end: number): number {
     if (end - start <= SHORT_SPAN && CHUNK_BYTES - this.used >= 3 * SHORT_SPAN) {
@@ -161,7 +141,7 @@ class Chunks {
   /** Appends `text.slice(start, end)` whole, handing each chunk it fills to the stream. */
   async copy(text: string, start: number, end: number): Promise<void> {
     for (let at = this.put(text, start, end); at < end; at = this.put(text, at, end)) await this.drain();
-    if (this.full) await this.drain();
+    await this.drain();
   }
 
   /** Hands the waiting chunks to the stream, waiting while it asks to. */
