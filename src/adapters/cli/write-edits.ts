@@ -104,9 +104,15 @@ class Chunks {
   private buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   private used = 0;
   private readonly ready: Buffer[] = [];
+  /** The stream's first error (a later write fails only because the stream is destroyed). */
+  private failure: Error | undefined;
 
   constructor(out: Writable) {
     this.out = out;
+    // Listened to, an error event never throws: the first is kept, and `finish` rejects with it.
+    out.on('error', (error: Error) => {
+      this.failure ??= error;
+    });
   }
 
   /**
@@ -156,7 +162,7 @@ class Chunks {
     this.next();
     await this.drain();
     await new Promise<void>((resolve, reject) => {
-      this.out.write('', (error) => (error ? reject(error) : resolve()));
+      this.out.write('', (error) => (error ? reject(this.failure ?? error) : resolve()));
     });
   }
 
