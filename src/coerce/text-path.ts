@@ -131,7 +131,7 @@ class LiteralRewriter implements JsonVisitor {
     this.lastKey = '';
     this.wrapper = false;
     this.asEdits = asEdits !== false;
-    this.edits = asEdits === true || asEdits === false ? null : asEdits;
+    this.edits = typeof asEdits === 'object' ? asEdits : null;
   }
 
   /** The output: the string, or the spans rewritten when they were asked for (see `rewriteLiterals`). */
