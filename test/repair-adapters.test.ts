@@ -46,6 +46,8 @@ describe('syntax repair at the text entries', () => {
         return { content: [] };
       },
       setNotificationHandler: () => undefined,
+      // The adapter taps the transport the client connects with (result repair): a client has a connect.
+      connect: async () => undefined,
     };
     const client = withArgCoercion(fake as never, { lenient: true }) as unknown as typeof fake;
     await client.callTool({ name: 'ls', arguments: "{'path': 'src', 'recursive': True}" });
