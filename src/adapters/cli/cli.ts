@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs as parseCommandLine } from 'node:util';
 import {
-  ArgsParseError, MissingPeerError, parseArgs, prepareToolCall, SchemaCoerceError, stringifyArgs, type ArgsValidator, type CoerceOptions, type IntegerRange,
+  ArgsParseError, MissingPeerError, parseArgs, prepareToolCall, stringifyArgs, type ArgsValidator, type CoerceOptions, type IntegerRange,
 } from '../../index.js';
 import { runProxy } from '../proxy/process.js';
 import { stdioUpstream } from '../proxy/stdio-upstream.js';
@@ -17,6 +17,10 @@ import type { ProxyOptions } from '../proxy/session.js';
 import { runGateway } from '../gateway/run.js';
 import type { GatewayOptions, GatewayUpstream } from '../gateway/options.js';
 import { loadValidateArgs } from '../shared/load-validator.js';
+import { count, listenAddress, UsageError } from './flags.js';
+import { OBSERVE_FLAGS, OBSERVE_HELP, observeOptions } from './observe-flags.js';
+
+export { UsageError } from './flags.js';
 
 const HELP = `Usage: schema-coerce --schema <file | inline JSON> [options] [args JSON | -]
        schema-coerce proxy [proxy options] -- <server command> [args…]
@@ -58,27 +62,13 @@ Gateway options (the proxy's repair as a Streamable HTTP endpoint; the proxy opt
       --max-body <bytes>     the largest request body (default 4194304; 413 beyond)
       --max-sessions <n>     client sessions at once (default 64; one server process each)
       --idle-timeout <s>     a session without a request for this long is ended (default 900)
+${OBSERVE_HELP}
 
 Exit status: 0 done, 2 bad input (the message names the file and position); the proxy exits
 with the server's status, or 127 when the server cannot be started.
 Example:
   schema-coerce --schema '{"properties":{"line":{"type":"integer"}}}' '{"line":5.0}'
 `;
-
-/**
- * A wrong invocation or unreadable input: the CLI prints its `detail` after the name of the
- * command it concerns (`schema-coerce`, `schema-coerce proxy`) and exits 2.
- */
-export class UsageError extends SchemaCoerceError {
-  /** The command the error concerns, as its messages are prefixed: `schema-coerce proxy`. */
-  readonly command: string;
-
-  constructor(detail: string, command = 'schema-coerce') {
-    super(detail);
-    this.name = 'UsageError';
-    this.command = command;
-  }
-}
 
 /** Runs the CLI with `argv` (without `node` and the script) and resolves to the exit status. */
 export async function main(argv: string[]): Promise<number> {
@@ -174,6 +164,7 @@ const GATEWAY_OPTIONS = {
   'max-body': { type: 'string' },
   'max-sessions': { type: 'string' },
   'idle-timeout': { type: 'string' },
+  ...OBSERVE_FLAGS,
 } as const;
 
 /** A subcommand's own arguments (before `--`) and the server command (after it). */
@@ -207,15 +198,13 @@ async function readGatewayCommandLine(argv: string[]): Promise<GatewayRun | 'hel
   const target = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], command);
   if (target === undefined && command.length === 0) throw new UsageError('give --url <url> or the server command after --, e.g. schema-coerce gateway --listen 127.0.0.1:8808 -- node server.js');
   if (values.listen === undefined) throw new UsageError('--listen <host:port> is required, e.g. --listen 127.0.0.1:8808');
-  const listen = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):(\d{1,5})$/.exec(values.listen);
-  if (listen === null || Number(listen[2]) > 65_535) throw new UsageError(`--listen ${JSON.stringify(values.listen)} must be host:port`);
   const path = values.path ?? '/mcp';
   if (!path.startsWith('/')) throw new UsageError(`--path ${JSON.stringify(path)} must start with /`);
   return {
     upstream: target === undefined ? { kind: 'stdio', command } : { kind: 'url', ...target },
     ...(await repairOptions(values)),
-    host: listen[1]!.replace(/^\[|\]$/g, ''),
-    port: Number(listen[2]),
+    ...listenAddress('--listen', values.listen),
+    ...observeOptions(values),
     path,
     ...(values['allowed-host'] === undefined ? {} : { allowedHosts: values['allowed-host'] }),
     ...(values['allowed-origin'] === undefined ? {} : { allowedOrigins: values['allowed-origin'] }),
@@ -259,13 +248,6 @@ async function resultRepair(): Promise<Pick<ProxyOptions, 'repairResults' | 'res
     if (error instanceof MissingPeerError) return { repairResults: true };
     throw error;
   }
-}
-
-/** A whole number option, positive, times `unit`, as the limit `key`. */
-function count(flag: string, value: string | undefined, key: string, unit: number): Record<string, number> {
-  if (value === undefined) return {};
-  if (!/^[1-9]\d{0,15}$/.test(value)) throw new UsageError(`${flag} must be a positive whole number, not ${JSON.stringify(value)}`);
-  return { [key]: Number(value) * unit };
 }
 
 /** A `--url` upstream, with its `--header`s; a server command may not be given too. */

@@ -1,6 +1,7 @@
 /** What the HTTP endpoint asks of the side that reaches the server: a stdio command per session, or a `--url` upstream. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MessageId } from '../proxy/message.js';
+import type { BackendCounts } from './metrics.js';
 import type { Reply } from './reply.js';
 
 /** What the endpoint read of a POSTed message. */
@@ -22,6 +23,8 @@ export interface Backend {
   remove(request: IncomingMessage, response: ServerResponse): void;
   /** Ends every session (the gateway is shutting down). */
   close(): Promise<void>;
+  /** Sessions open (or cached) and server processes running, for the metrics. */
+  counts(): BackendCounts;
 }
 
 /** The JSON-RPC error code the SDKs use for a request the transport refuses. */

@@ -12,6 +12,7 @@ import type { MessageId } from '../proxy/message.js';
 import { MODERN_VERSIONS } from '../proxy/modern.js';
 import { oneLine, TRANSPORT_ERROR, type Backend } from './backend.js';
 import { HostGuard, readBody } from './guard.js';
+import type { Observers } from './observe.js';
 import { DEFAULT_LIMITS, PROTOCOL_VERSIONS, type GatewayLimits, type GatewayOptions } from './options.js';
 import { Reply, rpcError, StreamCount, type ReplyMode } from './reply.js';
 
@@ -30,7 +31,7 @@ export interface Endpoint {
 }
 
 /** Starts listening; resolves once the port is bound. */
-export async function startEndpoint(backend: Backend, options: GatewayOptions): Promise<Endpoint> {
+export async function startEndpoint(backend: Backend, options: GatewayOptions, observers?: Pick<Observers, 'calls' | 'metrics'>): Promise<Endpoint> {
   const limits: GatewayLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const guard = new HostGuard(options.allowedHosts, options.allowedOrigins);
   const streams = new StreamCount(limits.maxStreams);
@@ -67,6 +68,7 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions): 
     const reply = new Reply(response, mode, limits.maxUnread, streams, { json, sse });
     inFlight.add(reply);
     reply.onClose(() => inFlight.delete(reply));
+    if (requestId !== undefined && method === 'tools/call') observers?.calls?.begin(request, parsed, body.length, reply);
     backend.post(request, { body, method: typeof method === 'string' ? method : undefined, requestId }, reply);
   };
 
@@ -112,6 +114,7 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions): 
       });
     },
   );
+  observers?.metrics?.watch(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

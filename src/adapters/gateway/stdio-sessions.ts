@@ -12,6 +12,7 @@ import { stdioUpstream } from '../proxy/stdio-upstream.js';
 import type { Connect } from '../proxy/upstream.js';
 import { sessionIdOf, SESSION_NOT_FOUND, TRANSPORT_ERROR, type Backend, type ClientMessage } from './backend.js';
 import { Conversation } from './conversation.js';
+import type { BackendCounts } from './metrics.js';
 import type { GatewayLimits } from './options.js';
 import { rpcError, type Reply } from './reply.js';
 import type { GatewayLog } from './log.js';
@@ -167,6 +168,10 @@ export class StdioSessions implements Backend {
 
   async close(): Promise<void> {
     await Promise.all([...this.sessions.values()].map((session) => session.end()));
+  }
+
+  counts(): BackendCounts {
+    return { sessions: this.sessions.size, children: this.sessions.size };
   }
 
   /** The session a request names, or a new one for an `initialize`; answers the request when there is none. */

@@ -20,6 +20,7 @@ import type { ProxyOptions } from '../proxy/session.js';
 import { oneLine, sessionIdOf, TRANSPORT_ERROR, type Backend, type ClientMessage } from './backend.js';
 import { answersUnread, Conversation, type Exchange } from './conversation.js';
 import { bodyOf, Forwarder, type Cancel } from './forward.js';
+import type { BackendCounts } from './metrics.js';
 import type { GatewayLimits } from './options.js';
 import { rpcError, type Reply } from './reply.js';
 import type { GatewayLog } from './log.js';
@@ -101,6 +102,10 @@ export class UrlUpstream implements Backend {
         const reason = this.unreachable(error);
         response.writeHead(502, { 'content-type': 'application/json' }).end(rpcError(TRANSPORT_ERROR, reason));
       });
+  }
+
+  counts(): BackendCounts {
+    return { sessions: this.cache.size, children: 0 };
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,31 @@
+/** What every subcommand's command line shares: the usage error, whole-number flags, `host:port` addresses. */
+import { SchemaCoerceError } from '../../index.js';
+
+/**
+ * A wrong invocation or unreadable input: the CLI prints its `detail` after the name of the
+ * command it concerns (`schema-coerce`, `schema-coerce proxy`) and exits 2.
+ */
+export class UsageError extends SchemaCoerceError {
+  /** The command the error concerns, as its messages are prefixed: `schema-coerce proxy`. */
+  readonly command: string;
+
+  constructor(detail: string, command = 'schema-coerce') {
+    super(detail);
+    this.name = 'UsageError';
+    this.command = command;
+  }
+}
+
+/** A whole number option, positive, times `unit`, as the option `key`. */
+export function count(flag: string, value: string | undefined, key: string, unit: number): Record<string, number> {
+  if (value === undefined) return {};
+  if (!/^[1-9]\d{0,15}$/.test(value)) throw new UsageError(`${flag} must be a positive whole number, not ${JSON.stringify(value)}`);
+  return { [key]: Number(value) * unit };
+}
+
+/** A `host:port` (`[::1]:8808` for IPv6) a flag gives; the brackets of an IPv6 host removed. */
+export function listenAddress(flag: string, value: string): { host: string; port: number } {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):(\d{1,5})$/.exec(value);
+  if (match === null || Number(match[2]) > 65_535) throw new UsageError(`${flag} ${JSON.stringify(value)} must be host:port`);
+  return { host: match[1]!.replace(/^\[|\]$/g, ''), port: Number(match[2]) };
+}
