@@ -25,7 +25,7 @@ export interface AuditOptions {
 export const AUDIT_DEFAULTS: Omit<AuditOptions, 'target'> = { maxBytes: 64 * 1024 * 1024, keep: 4 };
 
 /** One audit line, as written: an event's fields, times in milliseconds. */
-export function auditLine(event: CallEvent): string {
+function auditLine(event: CallEvent): string {
   const { time, client, tool, outcome, changes, refusals, answer, gatewaySeconds, upstreamSeconds, bytes, traceId } = event;
   return JSON.stringify({
     time,

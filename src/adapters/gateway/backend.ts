@@ -1,7 +1,6 @@
 /** What the HTTP endpoint asks of the side that reaches the server: a stdio command per session, or a `--url` upstream. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MessageId } from '../proxy/message.js';
-import type { BackendCounts } from './metrics.js';
 import type { Reply } from './reply.js';
 
 /** What the endpoint read of a POSTed message. */
@@ -25,6 +24,12 @@ export interface Backend {
   close(): Promise<void>;
   /** Sessions open (or cached) and server processes running, for the metrics. */
   counts(): BackendCounts;
+}
+
+/** What a backend says when the metrics are scraped: sessions open (or cached), and server processes running. */
+export interface BackendCounts {
+  readonly sessions: number;
+  readonly children: number;
 }
 
 /** The JSON-RPC error code the SDKs use for a request the transport refuses. */

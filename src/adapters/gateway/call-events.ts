@@ -17,10 +17,10 @@ import type { Reply } from './reply.js';
  * What became of a call: sent on as it came, sent on repaired, answered by the gateway with an
  * `isError` result or a refusal (never reaching the server), or refused by a tool policy.
  */
-export type CallOutcome = 'forwarded' | 'repaired' | 'refused' | 'denied';
+type CallOutcome = 'forwarded' | 'repaired' | 'refused' | 'denied';
 
 /** Who made a call: the token's subject when the gateway's auth knows it, else where it came from. */
-export interface CallClient {
+interface CallClient {
   /** The subject of the caller's token, set by the gateway's auth (`identify`). */
   readonly subject?: string;
   /** The caller's address, as the socket gives it. */
@@ -91,7 +91,11 @@ export function recordOf(reply: Reply): CallRecord | undefined {
   return records.get(reply);
 }
 
-/** Names the token subject of a request (for the gateway's auth): its calls' events carry it. */
+/**
+ * Names the token subject of a request (for the gateway's auth): its calls' events carry it.
+ *
+ * @public
+ */
 export function identify(request: IncomingMessage, subject: string): void {
   subjects.set(request, subject);
 }

@@ -9,6 +9,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { BackendCounts } from './backend.js';
 import type { CallEvent, CallSink } from './call-events.js';
 
 /** Tool names labelled at most; past it a name is `_other`. */
@@ -20,12 +21,6 @@ const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 const PREFIX = 'schema_coerce_gateway_';
 /** HTTP methods labelled as they are; any other is `other`. */
 const METHODS = new Set(['GET', 'POST', 'DELETE', 'OPTIONS']);
-
-/** What the backend says when scraped: sessions open, and server processes running. */
-export interface BackendCounts {
-  readonly sessions: number;
-  readonly children: number;
-}
 
 /** A counter by label set (the label set written as the exposition writes it). */
 class Counter {

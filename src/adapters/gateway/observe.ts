@@ -6,9 +6,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AUDIT_DEFAULTS, AuditLog } from './audit.js';
+import type { BackendCounts } from './backend.js';
 import { CallEvents, type CallSink } from './call-events.js';
 import { HostGuard } from './guard.js';
-import { Metrics, type BackendCounts } from './metrics.js';
+import { Metrics } from './metrics.js';
 
 /** The path the metrics are served at. */
 const METRICS_PATH = '/metrics';
