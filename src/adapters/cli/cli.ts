@@ -17,8 +17,9 @@ import type { ProxyOptions } from '../proxy/session.js';
 import { runGateway } from '../gateway/run.js';
 import type { GatewayOptions, GatewayUpstream } from '../gateway/options.js';
 import { loadValidateArgs } from '../shared/load-validator.js';
-import { count, listenAddress, UsageError } from './flags.js';
+import { count, listenAddress, parsed, UsageError } from './flags.js';
 import { OBSERVE_FLAGS, OBSERVE_HELP, observeOptions } from './observe-flags.js';
+import { runReport } from './report.js';
 
 export { UsageError } from './flags.js';
 
@@ -26,6 +27,7 @@ const HELP = `Usage: schema-coerce --schema <file | inline JSON> [options] [args
        schema-coerce proxy [proxy options] -- <server command> [args…]
        schema-coerce proxy [proxy options] --url <http(s) url> [--header 'Name: value']…
        schema-coerce gateway --listen <host:port> [gateway options] (--url <url> … | -- <command>…)
+       schema-coerce report [--html <file>] <log.jsonl>…   (what the audit log and --log say; --help)
 
 Repairs tool-call arguments against the tool's JSON Schema and prints them on stdout.
 Arguments come from the last operand, or from stdin when it is "-" or absent.
@@ -74,6 +76,7 @@ Example:
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'proxy') return proxy(argv.slice(1));
   if (argv[0] === 'gateway') return gateway(argv.slice(1));
+  if (argv[0] === 'report') return runReport(argv.slice(1));
   const { values, positionals } = readCommandLine(argv);
   if (values.help) {
     process.stdout.write(HELP);
@@ -171,15 +174,6 @@ const GATEWAY_OPTIONS = {
 function splitCommand(argv: string[]): { own: string[]; command: string[] } {
   const split = argv.indexOf('--');
   return split === -1 ? { own: argv, command: [] } : { own: argv.slice(0, split), command: argv.slice(split + 1) };
-}
-
-/** Runs `parse`, a bad option becoming a usage error. */
-function parsed<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
 }
 
 async function readProxyCommandLine(argv: string[]): Promise<ProxyRun | 'help'> {

@@ -29,3 +29,12 @@ export function listenAddress(flag: string, value: string): { host: string; port
   if (match === null || Number(match[2]) > 65_535) throw new UsageError(`${flag} ${JSON.stringify(value)} must be host:port`);
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port: Number(match[2]) };
 }
+
+/** Runs `parse` (a command line's), a bad option becoming a usage error. */
+export function parsed<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
