@@ -5,7 +5,7 @@
  * and attribute values alike), and no value becomes a tag, an attribute name, an id or a URL.
  */
 import type { Finding, RepairReport, ToolSummary } from './report-read.js';
-import { findingText, ordered, outcomeLine, parameterName, percent, sentence, shareOf } from './report-text.js';
+import { counted, findingText, headlines, ordered, outcomeLine, parameterName, percent, sentence, shareOf, sources, toolName } from './report-text.js';
 
 /** The findings shown at the top, most frequent first. */
 const HEADLINES = 12;
@@ -26,11 +26,7 @@ li{margin:.2rem 0}`;
 /** The report as an HTML page. */
 export function reportHtml(report: RepairReport, generated: Date = new Date()): string {
   const tools = ordered(report);
-  const { audit, log, skipped } = report.lines;
-  const headlines = tools
-    .flatMap(({ tool, findings }) => findings.map((finding) => ({ tool, finding })))
-    .sort((a, b) => (shareOf(b.tool, b.finding) ?? 0) - (shareOf(a.tool, a.finding) ?? 0) || b.finding.count - a.finding.count)
-    .slice(0, HEADLINES);
+  const top = headlines(report, HEADLINES);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
@@ -39,8 +35,8 @@ export function reportHtml(report: RepairReport, generated: Date = new Date()): 
 <style>${STYLE}</style></head>
 <body>
 <h1>What models get wrong</h1>
-<p class="muted">schema-coerce repair report, ${escape(generated.toISOString())}: ${report.files.length} ${report.files.length === 1 ? 'file' : 'files'}, ${audit} audit lines (one per call), ${log} log lines${skipped === 0 ? '' : `, ${skipped} lines skipped`}.</p>
-${headlines.length === 0 ? '<p>Nothing was repaired or refused.</p>' : `<h2>In short</h2>\n<ul class="headlines">\n${headlines.map(({ tool, finding }) => `<li><code>${escape(parameterName(finding))}</code> ${escape(sentence(tool, finding))} <span class="muted">(${escape(toolName(tool))})</span></li>`).join('\n')}\n</ul>`}
+<p class="muted">schema-coerce repair report, ${escape(generated.toISOString())}: ${escape(sources(report))}.</p>
+${top.length === 0 ? '<p>Nothing was repaired or refused.</p>' : `<h2>In short</h2>\n<ul class="headlines">\n${top.map(({ tool, finding }) => `<li><code>${escape(parameterName(finding))}</code> ${escape(sentence(tool, finding))} <span class="muted">(${escape(toolName(tool))})</span></li>`).join('\n')}\n</ul>`}
 ${tools.map(({ tool, findings }) => section(tool, findings)).join('\n')}
 </body></html>
 `;
@@ -52,7 +48,7 @@ function section(tool: ToolSummary, findings: readonly Finding[]): string {
   const rows = findings.map((finding) => {
     const share = shareOf(tool, finding);
     const fraction = share ?? finding.count / most;
-    const label = share === undefined ? `${finding.count} times` : `${percent(share)} of calls`;
+    const label = share === undefined ? counted(finding.count, 'time') : `${percent(share)} of calls`;
     return `<tr><td><code>${escape(parameterName(finding))}</code></td><td>${escape(findingText(finding))}</td><td class="n">${finding.count}</td><td class="n">${escape(percent(share))}</td>`
       + `<td>${bar(fraction, finding.kind === 'repair' ? COLOURS['repaired']! : COLOURS['refused']!, label)}</td><td><code>${escape(finding.example ?? '')}</code>${finding.example === undefined ? '<span class="muted">values not recorded</span>' : ''}</td></tr>`;
   });
@@ -83,10 +79,6 @@ function outcomes(tool: ToolSummary): string {
 function bar(fraction: number, fill: string, label: string): string {
   const width = round(Math.min(1, Math.max(0, fraction)) * BAR);
   return `<svg class="bar" width="${BAR}" height="12" viewBox="0 0 ${BAR} 12" role="img" aria-label="${escape(label)}"><rect x="0" y="0" width="${BAR}" height="12" fill="#eef1f4"/><rect class="value" x="0" y="0" width="${width}" height="12" fill="${fill}"/></svg>`;
-}
-
-function toolName(tool: ToolSummary): string {
-  return tool.tool === '' ? '(no tool name)' : tool.tool;
 }
 
 /** An outcome's colour: one of ours, never a value from the log. */

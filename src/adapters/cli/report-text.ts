@@ -6,6 +6,9 @@
  */
 import type { Finding, RepairReport, ToolSummary } from './report-read.js';
 
+/** The findings a report leads with. */
+const HEADLINES = 5;
+
 /** What a repair by each rule says of the value the model sent. */
 const REPAIRS: Readonly<Record<string, string>> = {
   'integer-literal': 'comes as a whole number written with a fraction (5.0) for an integer',
@@ -73,23 +76,48 @@ export function ordered(report: RepairReport): { tool: ToolSummary; findings: Fi
 /** What a schema author reads of a finding, after the parameter's name: "comes as a string for an integer in 41% of calls". */
 export function sentence(tool: ToolSummary, finding: Finding): string {
   const share = shareOf(tool, finding);
-  return `${words(finding)} ${share === undefined ? `${finding.count} ${finding.count === 1 ? 'time' : 'times'}` : `in ${percent(share)} of calls`}`;
+  return `${words(finding)} ${share === undefined ? counted(finding.count, 'time') : `in ${percent(share)} of calls`}`;
+}
+
+/** A tool's name as shown: `(no tool name)` for calls that named none. */
+export function toolName(tool: ToolSummary): string {
+  return tool.tool === '' ? '(no tool name)' : tool.tool;
 }
 
 /** What the calls of a tool came to: `100 calls: 56 forwarded, 41 repaired, 3 refused`. */
 export function outcomeLine(tool: ToolSummary): string {
   const outcomes = [...tool.outcomes].sort((a, b) => b[1] - a[1]).map(([outcome, count]) => `${count} ${outcome}`);
-  const calls = tool.calls === 0 ? 'calls not recorded' : `${tool.calls} ${tool.calls === 1 ? 'call' : 'calls'}: ${outcomes.join(', ')}`;
+  const calls = tool.calls === 0 ? 'calls not recorded' : `${counted(tool.calls, 'call')}: ${outcomes.join(', ')}`;
   return tool.calls === 0 && tool.rejections > 0 ? `${calls}; ${tool.rejections} answered with an error` : calls;
+}
+
+/** The `count` findings seen in the largest share of calls (then most often), over every tool. */
+export function headlines(report: RepairReport, count: number): { tool: ToolSummary; finding: Finding }[] {
+  return ordered(report)
+    .flatMap(({ tool, findings }) => findings.map((finding) => ({ tool, finding })))
+    .sort((a, b) => (shareOf(b.tool, b.finding) ?? 0) - (shareOf(a.tool, a.finding) ?? 0) || b.finding.count - a.finding.count)
+    .slice(0, count);
+}
+
+/** What was read: `2 files: 120 audit lines (one per call), 4 log lines, 1 line skipped`. */
+export function sources(report: RepairReport): string {
+  const { audit, log, skipped } = report.lines;
+  return `${counted(report.files.length, 'file')}: ${counted(audit, 'audit line')} (one per call), ${counted(log, 'log line')}${skipped === 0 ? '' : `, ${counted(skipped, 'line')} skipped`}`;
+}
+
+/** `1 call`, `2 calls`. */
+export function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** The report as text for a terminal. */
 export function reportTable(report: RepairReport): string {
-  const { audit, log, skipped } = report.lines;
-  const out = [`${report.files.length} ${report.files.length === 1 ? 'file' : 'files'}: ${audit} audit lines (one per call), ${log} log lines${skipped === 0 ? '' : `, ${skipped} skipped`}`];
+  const out = [sources(report)];
   if (report.tools.size === 0) out.push('', 'No tool call was recorded.');
+  const top = headlines(report, HEADLINES);
+  if (top.length > 0) out.push('', 'In short:', ...top.map(({ tool, finding }) => `  ${shown(toolName(tool))}: \`${shown(parameterName(finding))}\` ${sentence(tool, finding)}`));
   for (const { tool, findings } of ordered(report)) {
-    out.push('', `${shown(tool.tool === '' ? '(no tool name)' : tool.tool)}: ${outcomeLine(tool)}`);
+    out.push('', `${shown(toolName(tool))}: ${outcomeLine(tool)}`);
     if (tool.rejection !== undefined) out.push(`  answered with an error, e.g.: ${shown(tool.rejection)}`);
     if (findings.length === 0) {
       out.push('  nothing repaired or refused');
