@@ -46,6 +46,7 @@ const INTEGRATION = [
   'test/proxy.test.ts',
   'test/readme.test.ts',
   'test/repair-adapters.test.ts',
+  'test/report-cli.test.ts',
   'test/schema-shapes.test.ts',
   'test/snippets.test.ts',
   'test/wild-entrypoints.test.ts',

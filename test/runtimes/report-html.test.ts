@@ -1,8 +1,8 @@
 /**
  * The repair report's HTML page (`schema-coerce report --html`) in headless Chromium: it loads
  * nothing but itself, runs no script, shows every value a hostile log holds as text (never as
- * markup), and draws each chart to its numbers. In `npm run test:runtimes` (`vitest.runtimes.config.ts`,
- * which `.ci/run` runs once Chromium is installed); alone: `npx vitest run -c vitest.runtimes.config.ts test/runtimes/report-html.test.ts`.
+ * markup), and draws each chart to its numbers. In `npm run test:runtimes` (which `.ci/run` runs
+ * once Chromium is installed); alone: `npx vitest run --project runtimes test/runtimes/report-html.test.ts`.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
