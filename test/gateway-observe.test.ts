@@ -123,6 +123,21 @@ describe('an SDK v1 client through the gateway to a --url SDK server', () => {
   });
 });
 
+test('a client\'s W3C traceparent and tracestate headers reach a --url upstream (which here refuses a request without them)', async () => {
+  const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+  const peer = await startHttpPeer({ header: ['traceparent', traceparent] });
+  cleanups.push(() => peer.close());
+  const file = join(makeTempDir('audit-'), 'audit.jsonl');
+  const started = await gateway({ kind: 'url', url: new URL(peer.url), headers: {} }, { audit: file });
+  const client = new Client({ name: 'observe-trace', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(started.url), { requestInit: { headers: { traceparent, tracestate: 'vendor=1' } } }));
+  cleanups.push(() => client.close());
+  expect(isErrorResult(await client.callTool({ name: 'echo', arguments: { count: '2' } }))).toBe(false);
+  await client.close();
+  await started.close();
+  expect(auditOf(file)).toMatchObject([{ tool: 'echo', outcome: 'repaired', traceId: '4bf92f3577b34da6a3ce929d0e0e4736' }]);
+});
+
 describe('SDK v2 clients through the gateway to stdio servers', () => {
   test('to an SDK v2 server, a session and a request without one (2026-07-28): each call audited, the server processes counted', async () => {
     const file = join(makeTempDir('audit-'), 'audit.jsonl');

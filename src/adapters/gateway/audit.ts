@@ -7,7 +7,7 @@
  * To a file, rotated by size (`audit.jsonl` becomes `audit.jsonl.1`, and so on up to the files
  * kept, the oldest dropped), or to stdout (`-`), never rotated.
  */
-import { createWriteStream, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
+import { createWriteStream, openSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { CallEvent, CallSink } from './call-events.js';
 
@@ -79,7 +79,7 @@ export class AuditLog implements CallSink {
     const length = Buffer.byteLength(line);
     if (this.size > 0 && this.size + length > this.options.maxBytes) this.rotate();
     this.size += length;
-    this.file!.write(line);
+    this.file?.write(line);
   }
 
   /** Waits for what was written to reach the file. */
@@ -100,15 +100,21 @@ export class AuditLog implements CallSink {
     } catch (error) {
       this.fail(error);
     }
-    this.file!.end();
+    this.file?.end();
     this.size = 0;
     this.file = this.open();
   }
 
-  private open(): WriteStream {
-    const file = createWriteStream(this.options.target, { flags: 'a' });
-    file.on('error', (error) => this.fail(error));
-    return file;
+  /** The file, opened now (not when the stream gets to it: a rotation renames what is open). */
+  private open(): WriteStream | undefined {
+    try {
+      const file = createWriteStream('', { fd: openSync(this.options.target, 'a') });
+      file.on('error', (error) => this.fail(error));
+      return file;
+    } catch (error) {
+      this.fail(error);
+      return undefined;
+    }
   }
 
   private fail(error: unknown): void {

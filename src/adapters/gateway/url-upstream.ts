@@ -27,7 +27,7 @@ import { callerOf, ownHeaders, StatelessPool, withStandardHeaders } from './stat
 
 const LF = 0x0a;
 /** The client headers forwarded to the upstream. */
-const FORWARDED = ['authorization', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'] as const;
+const FORWARDED = ['authorization', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'traceparent', 'tracestate'] as const;
 /** The upstream's headers passed back to the client with its answer. */
 const PASSED_BACK = ['mcp-session-id', 'www-authenticate', 'content-type', 'retry-after'] as const;
 /** Conversations kept per caller for requests without a session, and callers kept. */
