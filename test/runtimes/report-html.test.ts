@@ -32,6 +32,19 @@ const HOSTILE = {
   outcome: '" fill="url(https://example.invalid/f)',
 };
 
+/** What the test reads of the page. */
+interface Seen {
+  pwned: unknown;
+  title: string;
+  scripts: number;
+  handlers: string[];
+  elements: string[];
+  text: string;
+  headlines: string[];
+  bars: { name: string; values: number[]; outcomes: { width: number; fill: string }[] }[];
+  hidden: string;
+}
+
 const call = (tool: string, outcome: string, changes: object[] = [], refusals: object[] = []): string => JSON.stringify({ time: '2026-12-03T22:00:00.000Z', client: { address: '127.0.0.1' }, tool, outcome, changes, refusals, gatewayMs: 0.2, bytes: 90 });
 
 test('the page loads nothing, runs nothing, shows hostile values as text, and draws its charts to the numbers', async () => {
@@ -63,21 +76,22 @@ test('the page loads nothing, runs nothing, shows hostile values as text, and dr
   await page.waitForLoadState('load');
   expect(requests).toEqual([url]);
   expect(problems).toEqual([]);
-  const seen = await page.evaluate(() => ({
-    pwned: (globalThis as { __pwned?: unknown }).__pwned,
+  // A string, run in the page (this file is typed without the DOM).
+  const seen = (await page.evaluate(`({
+    pwned: globalThis.__pwned,
     title: document.title,
     scripts: document.scripts.length,
     handlers: [...document.querySelectorAll('*')].flatMap((element) => [...element.attributes].map((attribute) => attribute.name)).filter((name) => name.startsWith('on')),
     elements: [...new Set([...document.querySelectorAll('body *')].map((element) => element.localName))].sort(),
     text: document.body.innerText,
-    headlines: [...document.querySelectorAll('ul.headlines li')].map((item) => (item as HTMLElement).innerText),
+    headlines: [...document.querySelectorAll('ul.headlines li')].map((item) => item.innerText),
     bars: [...document.querySelectorAll('section.tool')].map((section) => ({
-      name: section.querySelector('h2')!.textContent,
+      name: section.querySelector('h2').textContent,
       values: [...section.querySelectorAll('svg.bar rect.value')].map((rect) => Number(rect.getAttribute('width'))),
       outcomes: [...section.querySelectorAll('svg.outcomes rect')].map((rect) => ({ width: Number(rect.getAttribute('width')), fill: rect.getAttribute('fill') })),
     })),
     hidden: getComputedStyle(document.body).display,
-  }));
+  })`)) as Seen;
   expect(seen.pwned).toBeUndefined();
   expect(seen.title).toBe('schema-coerce repair report');
   expect(seen.scripts).toBe(0);
