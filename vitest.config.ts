@@ -28,6 +28,7 @@ const INTEGRATION = [
   'test/depth.test.ts',
   'test/examples.test.ts',
   'test/gateway-clients.test.ts',
+  'test/gateway-observe-process.test.ts',
   'test/gateway-redirect.test.ts',
   'test/gateway.test.ts',
   'test/hostile.test.ts',
