@@ -30,6 +30,7 @@ const INTEGRATION = [
   'test/gateway-clients.test.ts',
   'test/gateway-observe-process.test.ts',
   'test/gateway-redirect.test.ts',
+  'test/gateway-trace.test.ts',
   'test/gateway.test.ts',
   'test/hostile.test.ts',
   'test/langchain.test.ts',

@@ -108,7 +108,7 @@ describe('the metrics', () => {
 test('a consumer of call events that throws costs only itself', () => {
   const seen: string[] = [];
   const events = new CallEvents([{ call: () => { throw new Error('full disk'); } }, { call: (received) => seen.push(received.tool) }], false);
-  events.emit(event('t'));
+  events.emit(undefined, event('t'));
   expect(seen).toEqual(['t']);
 });
 

@@ -117,7 +117,10 @@ async function proxy(argv: string[]): Promise<number> {
 }
 
 async function gateway(argv: string[]): Promise<number> {
-  return subcommand('schema-coerce gateway', () => readGatewayCommandLine(argv), (options) => runGateway(options.upstream, options));
+  return subcommand('schema-coerce gateway', () => readGatewayCommandLine(argv), (options) =>
+    runGateway(options.upstream, options).catch((error: unknown) => {
+      throw error instanceof MissingPeerError ? new UsageError(`${error.feature} ${error.need}`, 'schema-coerce gateway') : error;
+    }));
 }
 
 /**

@@ -1,4 +1,4 @@
-/** The gateway's observability flags: `--metrics`, `--audit` and the audit log's own. */
+/** The gateway's observability flags: `--metrics`, `--audit` and the audit log's own, `--trace`. */
 import type { ObserveOptions } from '../gateway/observe.js';
 import { count, listenAddress, UsageError } from './flags.js';
 
@@ -9,6 +9,7 @@ export const OBSERVE_FLAGS = {
   'audit-values': { type: 'boolean' },
   'audit-max-bytes': { type: 'string' },
   'audit-keep': { type: 'string' },
+  trace: { type: 'boolean' },
 } as const;
 
 /** The flags' lines of the help. */
@@ -16,7 +17,8 @@ export const OBSERVE_HELP = `      --metrics <host:port>  serve Prometheus metri
       --audit <file | ->     write one JSON line per call (argument values left out) to a file or stdout
       --audit-values         keep argument values in the audit log
       --audit-max-bytes <n>  rotate the audit file at this size (default 67108864)
-      --audit-keep <n>       rotated audit files kept (default 4)`;
+      --audit-keep <n>       rotated audit files kept (default 4)
+      --trace                an OpenTelemetry span per call (needs @opentelemetry/api and an SDK)`;
 
 /** The values `parseArgs` gives for the flags. */
 type ObserveValues = { [K in keyof typeof OBSERVE_FLAGS]?: (typeof OBSERVE_FLAGS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -31,5 +33,6 @@ export function observeOptions(values: ObserveValues): ObserveOptions {
     ...(values.audit === undefined ? {} : { audit: values.audit, auditValues: values['audit-values'] === true }),
     ...count('--audit-max-bytes', values['audit-max-bytes'], 'auditMaxBytes', 1),
     ...count('--audit-keep', values['audit-keep'], 'auditKeep', 1),
+    ...(values.trace === true ? { trace: true } : {}),
   };
 }

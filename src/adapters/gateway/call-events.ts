@@ -5,13 +5,15 @@
  *
  * A call is followed from the POST that brings it (`CallEvents.begin`, in the endpoint) through
  * the proxy session's reports (`CallRecord.reported`, by the call's id) and its hand-over to the
- * upstream (`CallRecord.sent`) to the end of its answer, when the event is made and emitted once.
+ * upstream (`CallRecord.sent`) to the end of its answer, when the event is made and emitted once
+ * (and, under `--trace`, the call's span ended with it).
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Wiring } from '../proxy/options.js';
 import { sessionIdOf } from './backend.js';
 import type { Reply } from './reply.js';
+import type { CallSpan, CallTracer } from './tracing.js';
 
 /**
  * What became of a call: sent on as it came, sent on repaired, answered by the gateway with an
@@ -111,15 +113,19 @@ export class CallRecord {
   private denied = false;
   private ended = false;
   private readonly fields: Pick<CallEvent, 'time' | 'client' | 'tool' | 'bytes' | 'traceId' | 'arguments'>;
+  private readonly span: CallSpan | undefined;
 
-  constructor(events: CallEvents, fields: CallRecord['fields']) {
+  constructor(events: CallEvents, fields: CallRecord['fields'], span: CallSpan | undefined) {
     this.events = events;
     this.fields = fields;
+    this.span = span;
   }
 
   /** The call leaves for the upstream (its first hand-over counts). */
   sent(): void {
-    this.sentAt ??= process.hrtime.bigint();
+    if (this.sentAt !== undefined) return;
+    this.sentAt = process.hrtime.bigint();
+    this.span?.sent();
   }
 
   /** One of the proxy session's reports about this call: a change, a refusal or a rejection. */
@@ -144,7 +150,7 @@ export class CallRecord {
     const now = process.hrtime.bigint();
     const sent = this.denied ? undefined : this.sentAt;
     const outcome: CallOutcome = this.denied ? 'denied' : sent === undefined ? 'refused' : this.changes.length > 0 ? 'repaired' : 'forwarded';
-    this.events.emit({
+    this.events.emit(this.span, {
       ...this.fields,
       outcome,
       changes: this.changes,
@@ -161,10 +167,13 @@ export class CallEvents {
   private readonly sinks: readonly CallSink[];
   /** Whether argument values are kept (`--audit-values`): the arguments, and each change's `from` and `to`. */
   readonly values: boolean;
+  private readonly tracer: CallTracer | undefined;
 
-  constructor(sinks: readonly CallSink[], values: boolean) {
+  /** @param tracer - Starts a span per call (`--trace`). */
+  constructor(sinks: readonly CallSink[], values: boolean, tracer?: CallTracer) {
     this.sinks = sinks;
     this.values = values;
+    this.tracer = tracer;
   }
 
   /**
@@ -181,20 +190,23 @@ export class CallEvents {
       ...(session === undefined ? {} : { session: createHash('sha256').update(session).digest('hex').slice(0, 16) }),
     };
     const traceId = traceIdOf(request.headers.traceparent) ?? traceIdOf(typeof params._meta === 'object' && params._meta !== null ? params._meta.traceparent : undefined);
+    const tool = typeof params.name === 'string' ? params.name : '';
+    const span = this.tracer?.start(request, params._meta, tool);
     const record = new CallRecord(this, {
       time: new Date().toISOString(),
       client,
-      tool: typeof params.name === 'string' ? params.name : '',
+      tool,
       bytes,
       ...(traceId === undefined ? {} : { traceId }),
       ...(this.values && params.arguments !== undefined ? { arguments: params.arguments } : {}),
-    });
+    }, span);
     records.set(reply, record);
     reply.onClose(() => record.end());
   }
 
-  /** Hands an event to every sink; a sink that throws costs only its own line. */
-  emit(event: CallEvent): void {
+  /** Ends the call's span and hands its event to every sink; a sink that throws costs only its own line. */
+  emit(span: CallSpan | undefined, event: CallEvent): void {
+    span?.end(event);
     for (const sink of this.sinks) {
       try {
         sink.call(event);

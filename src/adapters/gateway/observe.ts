@@ -1,7 +1,7 @@
 /**
  * What operators watch the gateway with, all off unless asked for: the metrics (`/metrics`, in
- * Prometheus text, on a listener of its own, loopback unless told otherwise) and the audit log.
- * Both consume the same call events; nothing here is on the path of a call when both are off.
+ * Prometheus text, on a listener of its own, loopback unless told otherwise), the audit log and
+ * the traces. All follow the same call events; nothing here is on the path of a call when all are off.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +10,7 @@ import type { BackendCounts } from './backend.js';
 import { CallEvents, type CallSink } from './call-events.js';
 import { HostGuard } from './guard.js';
 import { Metrics } from './metrics.js';
+import { loadTracer } from './tracing.js';
 
 /** The path the metrics are served at. */
 const METRICS_PATH = '/metrics';
@@ -26,6 +27,8 @@ export interface ObserveOptions {
   readonly auditMaxBytes?: number;
   /** Rotated audit files kept (`--audit-keep`). */
   readonly auditKeep?: number;
+  /** A span per call through `@opentelemetry/api` (`--trace`). */
+  readonly trace?: boolean;
   /** Host names (or `name:port`) a request's `Host` may carry; loopback names when absent (the gateway's own list). */
   readonly allowedHosts?: readonly string[];
 }
@@ -45,15 +48,18 @@ export interface Observers {
 /**
  * Starts what `options` asks for; `counts` reads the backend's sessions and processes at each
  * scrape, `warn` takes the gateway's warnings.
+ *
+ * @throws {MissingPeerError} (as a rejection) Under `trace`, when `@opentelemetry/api` cannot be loaded.
  */
 export async function startObservers(options: ObserveOptions, counts: () => BackendCounts, warn: (text: string) => void): Promise<Observers> {
   const metrics = options.metrics === undefined ? undefined : new Metrics(counts);
   const audit = options.audit === undefined ? undefined : new AuditLog({ target: options.audit, maxBytes: options.auditMaxBytes ?? AUDIT_DEFAULTS.maxBytes, keep: options.auditKeep ?? AUDIT_DEFAULTS.keep }, warn);
   const sinks: CallSink[] = [metrics, audit].filter((sink) => sink !== undefined);
+  const tracer = options.trace === true ? await loadTracer() : undefined;
   const server = metrics === undefined ? undefined : await serveMetrics(metrics, options.metrics!, new HostGuard(options.allowedHosts, undefined));
   const address = server?.address() as AddressInfo | undefined;
   return {
-    calls: sinks.length === 0 ? undefined : new CallEvents(sinks, options.auditValues === true),
+    calls: sinks.length === 0 && tracer === undefined ? undefined : new CallEvents(sinks, options.auditValues === true, tracer),
     metrics,
     metricsUrl: address === undefined ? undefined : `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}${METRICS_PATH}`,
     close: async () => {
