@@ -29,6 +29,8 @@ const INTEGRATION = [
   'test/examples.test.ts',
   'test/gateway-clients.test.ts',
   'test/gateway-observe-process.test.ts',
+  'test/gateway-config.test.ts',
+  'test/gateway-lockout.test.ts',
   'test/gateway-redirect.test.ts',
   'test/gateway-trace.test.ts',
   'test/gateway.test.ts',

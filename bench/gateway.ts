@@ -221,7 +221,7 @@ async function main(): Promise<void> {
   const bare = await started([process.execPath, SERVERS, 'bare', '0', upstream.url]);
   const gateway = await started([process.execPath, ...(PROFILE === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', PROFILE]), CLI, 'gateway', '--listen', '127.0.0.1:0', '--lenient', '--max-sessions', String(2 * SESSIONS), '--url', upstream.url]);
   const stdioServer = [process.execPath, SERVERS, 'stdio'];
-  const gatewayStdio = ROUTES.includes('gateway stdio') ? await started([process.execPath, CLI, 'gateway', '--listen', '127.0.0.1:0', '--lenient', '--max-sessions', String(2 * SESSIONS), '--', ...stdioServer]) : undefined;
+  const gatewayStdio = ROUTES.includes('gateway stdio') ? await started([process.execPath, CLI, 'gateway', '--listen', '127.0.0.1:0', '--lenient', '--max-sessions', String(2 * SESSIONS), '--max-sessions-per-client', String(2 * SESSIONS), '--unused-timeout', '900', '--', ...stdioServer]) : undefined;
   const supergateway = ROUTES.includes('supergateway') ? await started([process.execPath, SUPERGATEWAY, '--stdio', stdioServer.map((word) => JSON.stringify(word)).join(' '), '--outputTransport', 'streamableHttp', '--stateful', '--port', String(await freePort()), '--logLevel', 'info']) : undefined;
   const modernUpstream = ROUTES.includes('modern direct') ? await started([process.execPath, SERVERS, 'modern', '0']) : undefined;
   const modernGateway = modernUpstream === undefined ? undefined : await started([process.execPath, CLI, 'gateway', '--listen', '127.0.0.1:0', '--lenient', '--url', modernUpstream.url]);

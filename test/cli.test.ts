@@ -46,9 +46,11 @@ describe('schema-coerce (built bin)', () => {
 
   test('--lenient repairs the second wave of what models send, and names tool markup and the rules in --report', () => {
     const schema = '{"type":"object","properties":{"message":{"type":"string"},"path":{"type":"string"}}}';
-    const run = runCli(['--lenient', '--report', '-s', schema, '{message:<|"|>fix: a\n\nbody<|"|>, "path": "C:\\Dev\\x"}}']);
+    // `\xampp`: no escape in JSON, an error in Python, so a backslash as written (a bare `\x`
+    // at the end, a `\x41` cut short, is refused instead: fixtures/wild/adversarial.json).
+    const run = runCli(['--lenient', '--report', '-s', schema, '{message:<|"|>fix: a\n\nbody<|"|>, "path": "C:\\Dev\\xampp"}}']);
     // The repaired text as the reader wrote it: white space between tokens kept.
-    expect(run.stdout).toBe('{"message":"fix: a\\n\\nbody", "path": "C:\\\\Dev\\\\x"}\n');
+    expect(run.stdout).toBe('{"message":"fix: a\\n\\nbody", "path": "C:\\\\Dev\\\\xampp"}\n');
     expect(run.stderr.trim().split('\n').map((line) => (JSON.parse(line) as { rule: string }).rule)).toEqual(['unquoted-key', 'gemma-string', 'literal-backslash', 'stray-bracket']);
     const markup = runCli(['--lenient', '-s', schema, '<arg_key>path</arg_key>']);
     expect(markup.status).toBe(2);

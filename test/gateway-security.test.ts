@@ -101,6 +101,14 @@ describe('gateway: limits', () => {
     expect((await send(started.url, 'POST', { ...JSON_POST, host }, INITIALIZE)).status).toBe(200);
   }, 30_000);
 
+  test('a request head past the limit is answered 431, and the gateway goes on serving', async () => {
+    const started = await gateway({ jsonResponse: true }, { maxHeaderBytes: 2048 });
+    const host = hostOf(started.url);
+    const large = await send(started.url, 'POST', { ...JSON_POST, host, 'x-padding': 'x'.repeat(3000) }, INITIALIZE);
+    expect(large.status).toBe(431);
+    expect((await send(started.url, 'POST', { ...JSON_POST, host, 'x-padding': 'x'.repeat(1000) }, INITIALIZE)).status).toBe(200);
+  }, 30_000);
+
   test('a body of exactly the limit is served; one byte more is 413, with and without a Content-Length', async () => {
     // JSON allows white space after the value: the same message, padded to a chosen size in bytes.
     const exact = INITIALIZE + ' '.repeat(100);

@@ -10,6 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import type { GatewayLimits } from '../src/adapters/gateway/options.js';
 import { startGateway, type Gateway } from '../src/adapters/gateway/run.js';
+import { alive, until } from './_helpers/gateway.js';
 import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
 import { Writable } from 'node:stream';
 
@@ -38,19 +39,6 @@ async function connect(url: string): Promise<{ client: Client; transport: Stream
 }
 
 const text = (result: unknown): string => (result as { content: { text: string }[] }).content[0]!.text;
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-async function until(check: () => boolean, ms = 5_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 25));
-  return check();
-}
 
 describe('gateway stdio sessions', () => {
   test('each session has its own server process; DELETE ends it', async () => {
@@ -80,10 +68,13 @@ describe('gateway stdio sessions', () => {
     await expect(client.callTool({ name: 'pid', arguments: {} })).rejects.toMatchObject({ code: 404 });
   }, 30_000);
 
-  test('past the cap a new session is refused with 503, and taken once one ends', async () => {
+  test('past the cap a new session is refused with 503 while the other has a call waiting, and taken once it ends', async () => {
     const started = await gateway({ maxSessions: 1 });
     const first = await connect(started.url);
+    const slow = first.client.callTool({ name: 'slow', arguments: { ms: 1_500 } });
+    await new Promise((resolve) => setTimeout(resolve, 200));
     await expect(connect(started.url)).rejects.toMatchObject({ code: 503 });
+    expect(text(await slow)).toBe('slept:1500');
     await first.transport.terminateSession();
     const { client } = await connect(started.url);
     expect(text(await client.callTool({ name: 'echo', arguments: { n: 1 } }))).toBe('n:1');

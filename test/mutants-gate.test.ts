@@ -5,10 +5,10 @@
  * step lands, and the rename among the readings. Each row states the value, changes and refusals
  * it must give.
  */
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { coerceArgs, coerceArgsJson, parseArgs, prepareToolCall, stringifyArgs } from '../src/index.js';
 import { validateArgs } from '../src/validate.js';
-import { describeReadings, judge, type Proposal } from '../src/coerce/gate.js';
+import { describeReadings, fitOf, judge, previewOf, settle, textOf, type GateContext, type Proposal } from '../src/coerce/gate.js';
 import { declaredHeads } from '../src/coerce/key-readings.js';
 import { exactText } from '../src/coerce/exact-text.js';
 import { planFor } from '../src/schema/plan.js';
@@ -254,5 +254,104 @@ describe('values: the readings proposed together', () => {
   test('the text path agrees on each of these', () => {
     const schema = object({ n: { type: 'array', items: STRING }, b: { type: 'boolean' } });
     expect(coerceArgsJson('{"n":"a،b","b":" true"}', schema, LENIENT)).toBe('{"n":"a،b","b":true}');
+  });
+});
+
+describe('the gate, asked directly', () => {
+  const node = planFor(STRING)!;
+  /** A context that records what `settle` reports. */
+  const recorder = () => {
+    const seen: string[] = [];
+    const context: GateContext = {
+      change: (from, to, rule) => void seen.push(`change ${JSON.stringify(from)} -> ${JSON.stringify(to)} (${rule})`),
+      refuse: (value, _node, reason, _values, readings) => void seen.push(`refuse ${JSON.stringify(value)} ${reason}${readings === undefined ? '' : ` ${readings.length}`}`),
+      adopt: (inner) => void seen.push(`adopt ${inner.changes.length}`),
+    };
+    return { seen, context };
+  };
+
+  test('the value as sent, taken, is the value itself and no change', () => {
+    const { seen, context } = recorder();
+    const value = { sent: true };
+    expect(settle(value, node, context, [proposal('as-sent', { other: true }, 'whole'), proposal('as-sent', { other: true }, 'none', '/m')])).toBe(value);
+    expect(seen).toEqual([]);
+  });
+
+  test('a reading taken is written with its change; none that fits is refused with the failure given', () => {
+    const { seen, context } = recorder();
+    expect(settle('5', node, context, [proposal('string-to-integer', 5, 'whole')])).toBe(5);
+    expect(settle('x', node, context, [proposal('string-to-integer', 5, 'none')], 'not-whole')).toBe('x');
+    expect(seen).toEqual(['change "5" -> 5 (string-to-integer)', 'refuse "x" not-whole']);
+  });
+
+  test('a coercion with a refusal inside gives no fit; one without, the whole', () => {
+    expect(fitOf({ value: 1, changes: [], refusals: [{ path: '', value: 1, reason: 'unconvertible', expected: [], message: '' }] })).toBe('none');
+    expect(fitOf({ value: 1, changes: [], refusals: [] })).toBe('whole');
+  });
+
+  test('a reading of one place and value proposed twice is named by its first rule', () => {
+    expect(judge([proposal('wrap-in-array', [1], 'whole'), proposal('json-text', [1], 'whole'), proposal('list-split', [2], 'whole')])).toEqual({
+      kind: 'ambiguous',
+      readings: [{ rule: 'wrap-in-array', path: '/n', to: '[1]' }, { rule: 'list-split', path: '/n', to: '[2]' }],
+    });
+  });
+
+  test('a value that contains itself has no JSON text: its text and preview are String(value)', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    expect(textOf(cyclic)).toBe('[object Object]');
+    expect(previewOf(cyclic)).toBe('[object Object]');
+  });
+
+  test('on a fresh import, no fitting reading is the verdict none', async () => {
+    vi.resetModules();
+    const fresh = await import('../src/coerce/gate.js');
+    expect(fresh.judge([proposal('as-sent', 1, 'none')])).toEqual({ kind: 'none' });
+  });
+});
+
+describe('key readings, boundary by boundary', () => {
+  const closed = { additionalProperties: false };
+
+  test('a dotted key whose first name is declared nowhere is no path: walked as sent, on both paths', () => {
+    expect(run('{"x.y":1}', object({ a: STRING }))).toEqual({ value: '{"x.y":1}', changes: [], refusals: [] });
+    const extra = object({ a: STRING }, { additionalProperties: { type: 'integer' } });
+    expect(run('{"x.y":"5"}', extra)).toEqual({ value: '{"x.y":5}', changes: ['string-to-integer /x.y'], refusals: [] });
+    expect(coerceArgsJson('{"x.y":"5"}', extra, LENIENT)).toBe('{"x.y":5}');
+  });
+
+  test('one schema reached at one position by two readings is not confused with another reached there first', () => {
+    const INTEGER = { type: 'integer' };
+    const c = object({ w: INTEGER }, closed);
+    const schema = object({ 'a.b.c': object({ z: INTEGER }, closed), 'a.b': object({ c }, closed), a: object({ b: object({ c }, closed) }, closed) }, closed);
+    expect(run('{"a.b.c.z":"1"}', schema)).toEqual({ value: '{"a.b.c":{"z":1}}', changes: ['flattened-key /a.b.c/z', 'string-to-integer /a.b.c/z'], refusals: [] });
+  });
+
+  test('one position reached through two declared names (a.b, and a then b) is read at each on its own', () => {
+    const schema = object({ 'a.b': object({ c: object({ d: { type: 'integer' } }, closed) }, closed), a: object({ b: object({ x: STRING }, closed) }, closed) }, closed);
+    expect(run('{"a.b.c.d":1}', schema)).toEqual({ value: '{"a.b":{"c":{"d":1}}}', changes: ['flattened-key /a.b/c/d'], refusals: [] });
+  });
+
+  test('two dots in a row are no empty name: the dot after them begins the name', () => {
+    expect(run('{"a..b":1}', object({ a: { type: 'object' } }, closed))).toEqual({ value: '{"a":{".b":1}}', changes: ['flattened-key /a/.b'], refusals: [] });
+  });
+
+  test('an index below a free place is read as an index, with one digit or several', () => {
+    expect(run('{"m.k[12].z":1}', object({ m: { type: 'object' } }, closed)).refusals.map((r) => r.readings!.map((reading) => reading.path))).toEqual([['/m/k[12].z', '/m/k[12]/z', '/m/k/12/z']]);
+  });
+
+  test('an index from 1 to 9 is a step', () => {
+    const schema = object({ a: { type: 'array', items: object({ b: { type: 'integer' } }) } });
+    expect(run('{"a[0].b":7,"a[1].b":"5"}', schema)).toEqual({ value: '{"a":[{"b":7},{"b":5}]}', changes: ['flattened-key /a/0/b', 'flattened-key /a/1/b', 'string-to-integer /a/1/b'], refusals: [] });
+  });
+
+  test('the readings are named with the value coerced where each would land', () => {
+    const extra = { additionalProperties: { type: 'integer' } };
+    const { refusals } = run('{"a.b.c":"5"}', object({ a: object({ b: object({}, extra) }, extra) }, closed));
+    expect(refusals.map((r) => r.readings)).toEqual([[{ rule: 'flattened-key', path: '/a/b.c', to: '5' }, { rule: 'flattened-key', path: '/a/b/c', to: '5' }]]);
+  });
+
+  test('additionalProperties false in one member of allOf shuts a name out', () => {
+    expect(run('{"a.x":"v"}', object({ a: { type: 'object', allOf: [closed] } }))).toEqual({ value: '{"a.x":"v"}', changes: [], refusals: [] });
   });
 });

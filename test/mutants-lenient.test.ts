@@ -95,7 +95,7 @@ describe('a rule set given as an object: every rule it does not switch off is on
     ['numbersToStrings', '4', { type: 'string' }, '"4"', 'number-to-string'],
     ['enumCase', '"Red"', { enum: ['red'] }, '"red"', 'enum-case'],
   ];
-  const ALL = ['strings', 'booleans', 'arrays', 'jsonText', 'nulls', 'numbersToStrings', 'syntax', 'enumCase', 'optionalNull', 'unwrap', 'flattenedKey'];
+  const ALL = ['strings', 'booleans', 'arrays', 'jsonText', 'nulls', 'numbersToStrings', 'syntax', 'enumCase', 'optionalNull', 'unwrap', 'flattenedKey', 'markup', 'overEscaped', 'arrayToScalar'];
   const only = (rule: string) => Object.fromEntries(ALL.filter((other) => other !== rule).map((other) => [other, false]));
 
   test.each(RULES)('%s: %s under %j', (rule, value, schema, expected, changeRule) => {

@@ -49,6 +49,8 @@ describe('compilePattern', () => {
     ['a\\c', 'it uses a bare \\c'],
     ['\\c1', 'it uses a bare \\c'],
     ['\\8', 'it uses a backreference'],
+    ['\\9', 'it uses a backreference'],
+    ['\\01', 'it uses an octal escape'],
     [`${'('.repeat(101)}a${')'.repeat(101)}`, 'groups nest more than 100 deep'],
     [`a{${MAX_STATES + 1}}`, `it repeats a group more than ${MAX_STATES} times`],
     [`a{0,${MAX_STATES + 1}}`, `it repeats a group more than ${MAX_STATES} times`],
@@ -138,6 +140,14 @@ describe('compilePattern', () => {
     ['a$', 'ba', true],
     ['^$', '', true],
     ['', 'x', true],
+    ['^\uffffa$', '\uffffa', true],
+    ['^(?<year>\\d{4})-x$', '2024-x', true],
+    ['^(?<year>\\d{4})-x$', 'r>2024-x', false],
+    ['x(?<n>a)', 'xa', true],
+    ['^a{2,}$', 'aaaa', true],
+    ['^a{2,}$', 'a', false],
+    ['^😀$|\\-', '😀', true],
+    ['^x{1,a}$', 'x{1,a}', true],
   ])('%s against %j: %s', (source, text, expected) => {
     expect(compilePattern(source)!.test(text)).toBe(expected);
     expect(new RegExp(source, compilePattern(source)!.flags).test(text)).toBe(expected);

@@ -16,6 +16,7 @@
 import { beforeEach, describe, expect, test, vi } from 'vitest';
 import * as api from '../src/index.js';
 import { readTolerant } from '../src/json/tolerant/reader.js';
+import { decodeOnce, opensOverEscaped } from '../src/json/tolerant/over-escaped.js';
 import { deepFreeze, loadFixtures } from './_helpers/fixtures.js';
 
 /** A row of `fixtures/reader`: a model's text, and its repaired text and rules, or its refusal. */
@@ -85,7 +86,9 @@ describe('the edits of a reading are in text order and never overlap (what apply
 
   test.each(rows)('$file: $name', ({ input }) => {
     let copied = 0;
-    for (const { start, end } of readTolerant(input).edits) {
+    // Over-escaped arguments are read once decoded (rule `over-escaped`): the reader reads that text.
+    const text = opensOverEscaped(input) ? decodeOnce(input)! : input;
+    for (const { start, end } of readTolerant(text).edits) {
       expect(start).toBeGreaterThanOrEqual(copied);
       expect(end).toBeGreaterThanOrEqual(start);
       copied = end;

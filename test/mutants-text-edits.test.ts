@@ -7,7 +7,7 @@
  * `NONE`) are built once at load, so they are also asked of a module imported afresh.
  */
 import { describe, expect, test, vi } from 'vitest';
-import { TextEdits, TextEditsBuilder } from '../src/coerce/text-edits.js';
+import { applyTextEdits, TextEdits, TextEditsBuilder } from '../src/coerce/text-edits.js';
 
 /** An edit as plain data: `start..end` becomes `text`. */
 interface Plain {
@@ -93,6 +93,24 @@ describe('moved', () => {
     const places: number[] = [];
     built.moved((offset) => (places.push(offset), offset));
     expect(places).toEqual(edits.flatMap(({ start, end }) => [start, end]));
+  });
+});
+
+describe('applyTextEdits', () => {
+  /** The oracle: each edit applied from the last one back. */
+  const oracle = (text: string, edits: readonly Plain[]): string => edits.reduceRight((output, { start, end, text: to }) => output.slice(0, start) + to + output.slice(end), text);
+  const TEXT = 'abcdefghijklmnopqrstuvwxyz';
+
+  test.each([0, 1, 2, 5, 8])('%i edits: the text with each replaced, every byte between them kept', (count) => {
+    const edits = sample(count);
+    expect(applyTextEdits(TEXT, build(TextEditsBuilder, edits))).toBe(oracle(TEXT, edits));
+  });
+
+  test('edits at both ends, an insertion and a deletion', () => {
+    const edits = [{ start: 0, end: 0, text: '<' }, { start: 3, end: 5, text: '' }, { start: 26, end: 26, text: '>' }];
+    expect(applyTextEdits(TEXT, build(TextEditsBuilder, edits))).toBe('<abcfghijklmnopqrstuvwxyz>');
+    expect(applyTextEdits(TEXT, TextEdits.NONE)).toBe(TEXT);
+    expect(applyTextEdits(TEXT, TextEdits.one(0, 26, 'whole'))).toBe('whole');
   });
 });
 

@@ -6,29 +6,17 @@
 import { describe, expect, test } from 'vitest';
 import { BATCH_REFUSED } from '../src/adapters/proxy/batch.js';
 import { readHead } from '../src/adapters/proxy/message.js';
-import { bytesOf, type Piece } from '../src/adapters/proxy/outlet.js';
+import { bytesOf } from '../src/adapters/proxy/outlet.js';
 import { ProxySession, type ProxyOptions } from '../src/adapters/proxy/session.js';
 import { stdioUpstream } from '../src/adapters/proxy/stdio-upstream.js';
+import { knownSession } from './_helpers/known-session.js';
 import { runInProcess } from './_helpers/proxy-run.js';
 
 const TOOLS = { tools: [{ name: 't', inputSchema: { type: 'object', properties: { n: { type: 'integer' }, s: { type: 'string' } } } }] };
 
 /** A session that knows tool `t`, and what it sent each way since. */
 function knowing(options: ProxyOptions = {}) {
-  const toServer: string[] = [];
-  const toClient: string[] = [];
-  const reports: Record<string, unknown>[] = [];
-  const session = new ProxySession(options, {
-    toServer: (pieces: readonly Piece[]) => toServer.push(Buffer.concat(pieces.map(bytesOf)).toString('latin1')),
-    toClient: (piece: Piece) => toClient.push(bytesOf(piece).toString('utf8')),
-    report: (entry) => reports.push(entry),
-  });
-  session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":"l","method":"tools/list"}'), true);
-  session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 'l', result: TOOLS })), true);
-  toServer.length = 0;
-  toClient.length = 0;
-  const send = (line: string | Buffer): void => session.fromClient(typeof line === 'string' ? Buffer.from(line, 'latin1') : line, true);
-  return { session, send, toServer, toClient, reports };
+  return knownSession(options, TOOLS.tools, 'latin1');
 }
 
 /** Sends `lines` to a session knowing `t`, and expects each to reach the server as it came, unanswered. */

@@ -8,8 +8,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { bytesOf, type Piece } from '../src/adapters/proxy/outlet.js';
+import { ResultRepair } from '../src/adapters/proxy/result-repair.js';
 import { ProxySession, type ProxyOptions } from '../src/adapters/proxy/session.js';
 import { validateArgs } from '../src/validate.js';
+import { knownSession } from './_helpers/known-session.js';
 
 interface Row {
   readonly name: string;
@@ -19,24 +21,14 @@ interface Row {
   readonly validator?: false;
   readonly expected: string | null;
   readonly changes: readonly Record<string, unknown>[];
+  readonly refusals?: readonly { readonly path: string; readonly reason: string }[];
 }
 
 const ROWS = (JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'proxy', 'results.json'), 'utf8')) as { rows: Row[] }).rows;
 
-/** A session wired to arrays, that has seen the client list `tools` and call the first with id 5. */
+/** A session wired to arrays, that has seen the client list `tools`. */
 function listed(options: ProxyOptions, tools: unknown[]) {
-  const toServer: string[] = [];
-  const toClient: string[] = [];
-  const reports: Record<string, unknown>[] = [];
-  const session = new ProxySession(options, {
-    toServer: (pieces: readonly Piece[]) => toServer.push(Buffer.concat(pieces.map(bytesOf)).toString('utf8')),
-    toClient: (piece: Piece) => toClient.push(bytesOf(piece).toString('utf8')),
-    report: (entry) => reports.push(entry),
-  });
-  session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":"list","method":"tools/list","params":{}}'), true);
-  session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 'list', result: { tools } })), true);
-  toClient.length = 0;
-  return { session, toServer, toClient, reports };
+  return knownSession(options, tools);
 }
 
 const line = (id: number, result: string): string => `{"jsonrpc":"2.0","id":${id},"result":${result}}`;
@@ -50,8 +42,9 @@ describe('results repaired in process (fixtures/proxy/results.json)', () => {
     expect(session.serverPasses(Buffer.from(line(5, row.result) + '\n'))).toBe(false);
     session.fromServer(Buffer.from(line(5, row.result), 'utf8'), true);
     expect(toClient.join('')).toBe(line(5, row.expected ?? row.result) + '\n');
-    expect(reports.map(({ time: _time, kind: _kind, tool: _tool, message: _message, ...rest }) => rest)).toEqual(row.changes);
-    expect(reports.every(({ kind, tool }) => kind === 'change' && tool === 'stats')).toBe(true);
+    expect(reports.filter(({ kind }) => kind === 'change').map(({ time: _time, kind: _kind, tool: _tool, ...rest }) => rest)).toEqual(row.changes);
+    expect(reports.filter(({ kind }) => kind === 'refusal').map(({ path, reason }) => ({ path, reason }))).toEqual(row.refusals ?? []);
+    expect(reports.every(({ kind, tool }) => (kind === 'change' || kind === 'refusal') && tool === 'stats')).toBe(true);
     // Once its result came, the call is no longer awaited: server lines pass unread again.
     expect(session.serverPasses(Buffer.from(line(5, row.result) + '\n'))).toBe(true);
   });
@@ -65,6 +58,8 @@ describe('results repaired in process (fixtures/proxy/results.json)', () => {
     ['structuredContent outside result', '{"jsonrpc":"2.0","id":5,"error":{"structuredContent":{"total":5.0}},"result":{"content":[]}}'],
     ['structuredContent in a member of result', '{"jsonrpc":"2.0","id":5,"result":{"_meta":{"structuredContent":{"total":5.0}},"content":[]}}'],
     ['isError repeated', '{"jsonrpc":"2.0","id":5,"result":{"isError":true,"isError":false,"structuredContent":{"error":"x"}}}'],
+    ['result repeated (readers differ on which counts)', '{"jsonrpc":"2.0","id":5,"result":{"structuredContent":{"total":5.0}},"result":{"structuredContent":{"total":6.0}}}'],
+    ['a line that is not JSON', '{"jsonrpc":"2.0","id":5,"result":{"structuredContent":{"total":5.0}}'],
     ['isError as a string', '{"jsonrpc":"2.0","id":5,"result":{"isError":"true","structuredContent":{"total":5}}}'],
   ])('%s: the line goes on as it came', (_name, text) => {
     const { session, toClient } = listed({ repairResults: true, resultValidator: validateArgs }, STATS);
@@ -109,7 +104,7 @@ describe('results repaired in process (fixtures/proxy/results.json)', () => {
     const tools = [{ name: 'stats', inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, additionalProperties: false }, outputSchema: { type: 'object', properties: { total: { type: 'integer' } } } }];
     const { session, toServer, toClient } = listed({ repairResults: true, rejectUndeclared: true }, tools);
     session.fromClient(Buffer.from(call(7, 'stats', '{"m":1}')), true);
-    expect(toServer).toHaveLength(1);
+    expect(toServer).toEqual([]);
     expect(JSON.parse(toClient.join('')).result.isError).toBe(true);
     expect(session.serverPasses(Buffer.from(line(7, '{"structuredContent":{"total":5.0}}') + '\n'))).toBe(true);
     session.fromClient(Buffer.from(call(8, 'stats', '{"n":1}')), true);
@@ -118,5 +113,36 @@ describe('results repaired in process (fixtures/proxy/results.json)', () => {
     expect(toClient.join('')).toBe(line(9, '{"structuredContent":{"total":5.0}}') + '\n');
     session.fromServer(Buffer.from(line(8, '{"structuredContent":{"total":5.0}}')), true);
     expect(toClient.at(-1)).toBe(line(8, '{"structuredContent":{"total":5}}') + '\n');
+  });
+
+  test('bytes that are not UTF-8 around a repaired number go on as they came: only the number\'s bytes change', () => {
+    const sent: Buffer[] = [];
+    const session = new ProxySession({ repairResults: true }, { toServer: () => {}, toClient: (piece: Piece) => sent.push(bytesOf(piece)), report: () => {} });
+    session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":"list","method":"tools/list","params":{}}'), true);
+    session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 'list', result: { tools: STATS } })), true);
+    session.fromClient(Buffer.from(call(5, 'stats', '{}')), true);
+    sent.length = 0;
+    const bytes = (total: string): Buffer => Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":5,"result":{"structuredContent":{"label":"'), Buffer.from([0xff, 0xc3]), Buffer.from(`","total":${total}}}}`)]);
+    session.fromServer(bytes('5.0'), true);
+    expect(Buffer.concat(sent)).toEqual(Buffer.concat([bytes('5'), Buffer.from('\n')]));
+  });
+
+  test('string ids are told apart: the result of another string id goes on as it came', () => {
+    const { session, toClient } = listed({ repairResults: true }, STATS);
+    session.fromClient(Buffer.from(`{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"stats","arguments":{}}}`), true);
+    session.fromServer(Buffer.from('{"jsonrpc":"2.0","id":"b","result":{"structuredContent":{"total":5.0}}}'), true);
+    session.fromServer(Buffer.from('{"jsonrpc":"2.0","id":"a","result":{"structuredContent":{"total":6.0}}}'), true);
+    expect(toClient.join('')).toBe('{"jsonrpc":"2.0","id":"b","result":{"structuredContent":{"total":5.0}}}\n{"jsonrpc":"2.0","id":"a","result":{"structuredContent":{"total":6}}}\n');
+  });
+});
+
+describe('ResultRepair', () => {
+  test('a response it cannot read as JSON is left to the session, and the call is no longer awaited', () => {
+    const reports: unknown[] = [];
+    const repair = new ResultRepair({}, undefined, { toServer: () => {}, toClient: () => reports.push('sent'), report: (entry) => reports.push(entry) });
+    repair.track(5, 'stats', { type: 'object', properties: { total: { type: 'integer' } } });
+    expect(repair.fromServer(Buffer.from('x'), true, 5, '{"id":5,"result":{"structuredContent":{"total":5.0}}')).toBe(false);
+    expect(repair.waiting).toBe(false);
+    expect(reports).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { bytesOf, type Piece } from '../src/adapters/proxy/outlet.js';
 import { ProxySession, type ProxyOptions } from '../src/adapters/proxy/session.js';
+import { knownSession } from './_helpers/known-session.js';
 
 const SCHEMA = { type: 'object', properties: { n: { type: 'integer' } } };
 const CALL = '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t","arguments":{"n":2.0}}}';
@@ -161,19 +162,7 @@ describe('the session\'s options', () => {
 
 /** A session wired to arrays, its reports kept too, with the tool `t` (SCHEMA) listed by the client. */
 function listed(options: ProxyOptions = {}) {
-  const toServer: string[] = [];
-  const toClient: string[] = [];
-  const reports: Record<string, unknown>[] = [];
-  const session = new ProxySession(options, {
-    toServer: (pieces: readonly Piece[]) => toServer.push(Buffer.concat(pieces.map(bytesOf)).toString('utf8')),
-    toClient: (piece: Piece) => toClient.push(bytesOf(piece).toString('utf8')),
-    report: (entry) => reports.push(entry),
-  });
-  session.fromClient(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list"}'), true);
-  session.fromServer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [{ name: 't', inputSchema: SCHEMA }] } })), true);
-  toServer.length = 0;
-  toClient.length = 0;
-  return { session, toServer, toClient, reports };
+  return knownSession(options, [{ name: 't', inputSchema: SCHEMA }]);
 }
 
 describe('what a call reports and when it is answered instead of forwarded', () => {

@@ -39,7 +39,7 @@ test('schema-coerce/render exports exactly these names', () => {
 });
 
 test('schema-coerce/mcp exports exactly these names', () => {
-  expect(Object.keys(mcp).sort()).toEqual(['InvalidToolArgumentsError', 'NumberPrecisionError', 'toWire', 'withArgCoercion', 'withServerArgCoercion']);
+  expect(Object.keys(mcp).sort()).toEqual(['InvalidToolArgumentsError', 'NumberPrecisionError', 'repairToolResult', 'toWire', 'withArgCoercion', 'withServerArgCoercion']);
 });
 
 test('schema-coerce/ai exports exactly these names', () => {

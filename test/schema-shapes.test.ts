@@ -21,7 +21,7 @@ describe('separator text is never wrapped', () => {
         path: '/note_types',
         reason: 'ambiguous',
         expected: ['array'],
-        message: '"note,task" at /note_types was left as it is: the applicable schemas would convert it to different values; expected array',
+        message: '"note,task" at /note_types was left as it is: it has more than one reading the schema accepts: ["note,task"] (wrap-in-array), ["note","task"] (list-split); expected array',
       },
     ]);
   });
@@ -30,11 +30,11 @@ describe('separator text is never wrapped', () => {
     expect(coerceArgsJson('{ "note_types" : "note, task",\n  "limit": "5" }', tags, { lenient: true })).toBe('{ "note_types" : "note, task",\n  "limit": 5 }');
   });
 
-  test('prepareToolCall with rejectRefused asks the model for an array', () => {
+  test('prepareToolCall with rejectRefused names both readings and asks for one', () => {
     const call = prepareToolCall('{"note_types":"note;task"}', tags, { lenient: true, rejectRefused: true, toolName: 'search_notes' });
     expect(call.ok).toBe(false);
     expect(call.json).toBe('{"note_types":"note;task"}');
-    expect(call.message).toContain('/note_types: must be array; you sent "note;task".');
+    expect(call.message).toContain('/note_types: has more than one reading the schema accepts: ["note;task"] (wrap-in-array), ["note","task"] (list-split); send exactly one; you sent "note;task".');
   });
 });
 

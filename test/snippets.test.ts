@@ -67,7 +67,8 @@ beforeAll(() => {
   project = join(work, 'project');
   mkdirSync(join(project, 'examples'), { recursive: true });
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'snippets', private: true, type: 'module' }));
-  copyFileSync(join(ROOT, 'examples', 'mcp-server.ts'), join(project, 'examples', 'mcp-server.ts'));
+  // The servers README snippets start (`npx tsx examples/…`), as a user's checkout has them.
+  for (const server of ['mcp-server.ts', 'exact-server.ts']) copyFileSync(join(ROOT, 'examples', server), join(project, 'examples', server));
   const named = all.filter((fence) => kindOf(fence.lang) === 'module').flatMap((fence) => neededPackages(fence).filter((name) => namedPackages(ROOT, fence).has(name)));
   const packages = [...new Set([...named, ...HARNESS])].map((name) => `${name}@${versionOf(name)}`);
   execFileSync('npm', ['install', tarball, ...packages, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--silent'], { cwd: project, stdio: 'pipe' });

@@ -9,7 +9,7 @@ export type Rule = keyof LenientRules;
 /** Every lenient rule, each of which the page can switch off (a rule added to the library and not here fails the type check). */
 const ALL_RULES: Record<Rule, true> = {
   strings: true, booleans: true, arrays: true, jsonText: true, nulls: true, numbersToStrings: true, syntax: true, enumCase: true,
-  optionalNull: true, unwrap: true, flattenedKey: true,
+  optionalNull: true, unwrap: true, flattenedKey: true, markup: true, overEscaped: true, arrayToScalar: true,
 };
 export const RULES: readonly Rule[] = Object.keys(ALL_RULES) as Rule[];
 

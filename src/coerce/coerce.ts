@@ -10,11 +10,11 @@ import { skipSpace } from '../json/scanner.js';
 import { markTruncation } from '../json/tolerant/repair.js';
 import { readArgsText } from './read-text.js';
 import type { CoerceOptions, CoerceResult, Refusal } from './types.js';
-import { unwrapReadings } from './unwrap.js';
+import { envelopeRefusal, unwrapReadings } from './unwrap.js';
 import { judge } from './gate.js';
 import { Coercion, walk } from './walk.js';
 
-export { TextEdits } from './text-edits.js';
+export { TextEdits, applyTextEdits } from './text-edits.js';
 
 const NOTHING: readonly never[] = Object.freeze([]);
 
@@ -46,6 +46,8 @@ export function coerceArgs(args: unknown, schema: unknown, options?: CoerceOptio
     const verdict = coercion.rules?.unwrap === true ? judge(unwrapReadings(args, plan, options?.toolName)) : undefined;
     const unwrapped = verdict?.kind === 'take' ? (verdict.proposal as ReturnType<typeof unwrapReadings>[number]) : undefined;
     if (unwrapped !== undefined) coercion.changes.push({ path: '', from: unwrapped.keys.map((key) => JSON.stringify(key)).join(','), to: '', rule: 'unwrap' });
+    const envelope = coercion.rules?.unwrap === true && unwrapped === undefined ? envelopeRefusal(args, plan, options?.toolName) : undefined;
+    if (envelope !== undefined) coercion.refusals.push(envelope);
     const value = walk(unwrapped === undefined ? args : unwrapped.value, plan, coercion);
     return { value, changes: coercion.changes, refusals: coercion.refusals };
   } catch (error) {
@@ -148,7 +150,7 @@ function coerceText(text: string, schema: unknown, options: CoerceOptions | unde
     }
     if (rewritten !== undefined) return rewritten;
   }
-  const read = readArgsText(text, schema, syntax, strictError);
+  const read = readArgsText(text, schema, syntax ? rules : false, strictError);
   if (asEdits && read.text === text) {
     // Valid JSON (text the strict reading refused never reads as itself) whose repeated keys the
     // read found equal: the spans each occurrence rewrites.

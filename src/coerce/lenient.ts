@@ -7,6 +7,7 @@ import { TYPE_BITS } from '../schema/keywords.js';
 import { LosslessNumber, isLosslessNumber, parseArgs } from '../json/lossless.js';
 import { fitsFloat64, isJsonNumberLiteral, toIntegerLiteral } from '../json/numbers.js';
 import type { PointerPath } from '../json/pointer.js';
+import { isContainer } from '../json/walk-values.js';
 import type { PlanNode } from '../schema/plan.js';
 import type { IntegerRange } from '../json/numbers.js';
 import { fitOf, settle, type GateContext, type Proposal } from './gate.js';
@@ -37,6 +38,9 @@ export function resolveRules(lenient: boolean | LenientRules | undefined): Rules
     optionalNull: given.optionalNull !== false,
     unwrap: given.unwrap !== false,
     flattenedKey: given.flattenedKey !== false,
+    markup: given.markup !== false,
+    overEscaped: given.overEscaped !== false,
+    arrayToScalar: given.arrayToScalar !== false,
   };
 }
 
@@ -155,6 +159,42 @@ function wrapInArray(value: unknown, node: PlanNode, rules: Rules, context: Leni
   const inner = context.nest([value], node);
   propose(inner.value, 'wrap-in-array', inner);
   if (trimmed !== undefined && holdsSeparator(trimmed)) propose(splitList(trimmed), 'list-split');
+}
+
+/**
+ * True when a container the node does not accept has a reading a shape rule may propose (see
+ * `convertContainer`): a one-element array of a scalar (`arrayToScalar`), or an object where an
+ * array is accepted (`arrays`). The walk then settles it as it leaves it, instead of refusing it
+ * as it enters.
+ */
+export function convertsContainer(container: unknown, node: PlanNode, rules: Rules): boolean {
+  if (Array.isArray(container)) return rules.arrayToScalar && container.length === 1 && !isContainer(container[0]);
+  return rules.arrays && (node.accept & TYPE_BITS.array) !== 0;
+}
+
+/**
+ * Settles a container the node does not accept and `convertsContainer` let through: a one-element
+ * array of a scalar is read as its element (`array-to-scalar`: `[100]` for an integer,
+ * `["SKILL.md"]` for a path), an object where an array of objects is accepted as the one item of
+ * that array (`wrap-in-array`), when it is a valid item: every key declared by the item schema,
+ * every required one given, nothing inside refused (a single-key wrapper, `{"item": {…}}`, is no
+ * valid item, and is refused). The reading goes to the gate; without one the container is refused.
+ *
+ * @returns The reading taken, or the container itself (refused).
+ */
+export function convertContainer(container: unknown[] | Record<string, unknown>, node: PlanNode, context: LenientContext): unknown {
+  const proposals: Proposal[] = [];
+  const at = context.path.pointer;
+  if (Array.isArray(container)) {
+    const inner = context.nest(container[0], node);
+    proposals.push({ rule: 'array-to-scalar', path: at, value: inner.value, fit: fitOf(inner), inner });
+  } else {
+    const inner = context.nest([container], node);
+    const item = node.item(0);
+    const valid = item !== null && !item.shape().open && Object.keys(container).every((key) => item.declares(key)) && item.required().every((key) => Object.hasOwn(container, key));
+    proposals.push({ rule: 'wrap-in-array', path: at, value: inner.value, fit: valid ? fitOf(inner) : 'none', inner });
+  }
+  return settle(container, node, context, proposals);
 }
 
 /** Proposes a reading of the value being decided; `inner` is the coercion that made it, when one did. */

@@ -5,20 +5,21 @@
  * root `null` as `{}` only where the root accepts an object, not `null`, and requires nothing).
  */
 import { parseArgs, parseRepaired, type RepairedParse } from '../json/lossless.js';
-import { markTruncation } from '../json/tolerant/repair.js';
+import { markTruncation, type TextRules } from '../json/tolerant/repair.js';
 import { ALL_TYPES, TYPE_BITS } from '../schema/keywords.js';
 import { planOrNull, type PlanNode } from '../schema/plan.js';
 
 /**
- * Parses a tool's argument text losslessly, repairing its syntax when `syntax` is set.
+ * Parses a tool's argument text losslessly, repairing its syntax when `syntax` is given: the
+ * switched syntax rules (the lenient rules resolved, whose `markup` and `overEscaped` it reads), or `false`.
  *
  * @param strictError - Under `syntax`, the error a strict scan of `text` already gave, so it is
  *   not scanned strictly again.
  * @throws {ArgsParseError} When the text is not JSON (or not repairable); `truncated: true` when
  *   it was cut off, whether or not repair was asked for.
  */
-export function readArgsText(text: string, schema: unknown, syntax: boolean, strictError?: unknown): RepairedParse {
-  if (!syntax) {
+export function readArgsText(text: string, schema: unknown, syntax: TextRules | false, strictError?: unknown): RepairedParse {
+  if (syntax === false) {
     try {
       return { value: parseArgs(text), text, changes: [] };
     } catch (error) {
@@ -32,7 +33,7 @@ export function readArgsText(text: string, schema: unknown, syntax: boolean, str
     const mask = node === null ? ALL_TYPES : node.accept;
     const object = (mask & TYPE_BITS.object) !== 0;
     return { blankAsObject: object, unwrapObjectText: object && (mask & TYPE_BITS.string) === 0 };
-  }, strictError);
+  }, strictError, syntax);
   return read.value === null && nullAsObject(rootPlan()) ? nullArguments(read) : read;
 }
 

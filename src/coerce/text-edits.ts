@@ -81,6 +81,20 @@ export class TextEdits {
   }
 }
 
+/**
+ * `text` (the text `edits` are edits of) with every edit applied. A function apart from the class,
+ * so a bundle that never applies edits (the browser core) leaves it out.
+ */
+export function applyTextEdits(text: string, edits: TextEdits): string {
+  let out = '';
+  let at = 0;
+  for (let i = 0; i < edits.length; i++) {
+    out += text.slice(at, edits.start(i)) + edits.text(i);
+    at = edits.end(i);
+  }
+  return out + text.slice(at);
+}
+
 /** Collects edits in order, then hands them over as `TextEdits`. */
 export class TextEditsBuilder {
   private spans = new Int32Array(FIRST_CAPACITY);

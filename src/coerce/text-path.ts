@@ -14,7 +14,7 @@ import { hasWork, WORK_INTEGER, WORK_LENIENT, type PlanNode } from '../schema/pl
 import type { Rules } from './lenient.js';
 import { foldsEnumCase } from './enum-case.js';
 import { proposesKey } from './flattened-keys.js';
-import { WRAPPER_KEYS } from './unwrap.js';
+import { ENVELOPE_KEYS } from './unwrap.js';
 import { TextEdits, TextEditsBuilder } from './text-edits.js';
 import { Coercion, decide } from './walk.js';
 
@@ -148,7 +148,10 @@ class LiteralRewriter implements JsonVisitor {
   }
 
   open(isArray: boolean): void {
-    this.nodes.push(this.valueNode());
+    const node = this.valueNode();
+    // A container a shape rule may read otherwise (a one-element array, an object for an array): the object path decides.
+    if (node !== null && this.rules !== null && (node.accept & (isArray ? TYPE_BITS.array : TYPE_BITS.object)) === 0 && (isArray ? this.rules.arrayToScalar : this.rules.arrays)) this.handOff = true;
+    this.nodes.push(node);
     this.counts.push(isArray ? 0 : -1);
     // Every container starts a key list at its depth: an array's is never read.
     // Depth grows one level at a time, so each index here is one that exists or the next one.
@@ -175,7 +178,9 @@ class LiteralRewriter implements JsonVisitor {
     // A key that may spell a path is the gate's to settle, against its other readings, on the object path.
     if (rules.flattenedKey && proposesKey(parent, key)) this.handOff = true;
     // A wrapper's key no schema applies to: the object path decides whether it is one.
-    if (child === null && rules.unwrap && depth === 1 && WRAPPER_KEYS.includes(key)) this.wrapper = true;
+    if (child === null && rules.unwrap && depth === 1 && ENVELOPE_KEYS.includes(key)) this.wrapper = true;
+    // The schema echoed around the arguments may hold more keywords beside `properties`: the object path decides.
+    if (child === null && rules.unwrap && depth === 1 && key === 'properties') this.handOff = true;
   }
 
   string(start: number, end: number): void {

@@ -65,6 +65,26 @@ export interface LenientRules {
    * indexes of each array must run from 0 with none missing.
    */
   readonly flattenedKey?: boolean;
+  /**
+   * Under `syntax`: a serving engine's markup around complete arguments is dropped, only where it
+   * is the whole of one engine's known token sequence: end-of-call tokens after the arguments
+   * (gpt-oss `<|call|>`, Kimi K2 `<|tool_call_end|>`, DeepSeek `<｜tool▁call▁end｜>`, Llama
+   * `<|eom_id|>`; `end-tokens`), the Hermes `<tool_call>…</tool_call>` wrapper (`call-wrapper`),
+   * a closed `<think>…</think>` block before them (`reasoning-block`), a bare `json` tag line
+   * (`language-tag`). A token cut short, a second call, or other tags are refused.
+   */
+  readonly markup?: boolean;
+  /**
+   * Under `syntax`: arguments whose every quote is written `\"` (one escaping level too many) are
+   * decoded once (`over-escaped`), unless reading only the quotes unescaped gives another value.
+   */
+  readonly overEscaped?: boolean;
+  /**
+   * A one-element array of a scalar where no array is accepted becomes its element, when the
+   * element is then not refused (`[100]` → `100` for an integer, `["a.md"]` → `"a.md"` for a string;
+   * `array-to-scalar`). An empty array, or one of two or more, is refused.
+   */
+  readonly arrayToScalar?: boolean;
 }
 
 /** Options of every coercion function. */
@@ -105,6 +125,14 @@ export type ChangeRule =
   | 'unwrap'
   /** A flattened key rebuilt into nesting: `from` is the key as sent, `to` the key it became, `path` where its value now is. */
   | 'flattened-key'
+  /**
+   * The `structuredContent` of an `isError` tool result that does not match the tool's output
+   * schema, removed (`repairToolResult`): `from` is the beginning of its JSON text (at most 200
+   * characters, `…` ending a cut one), `to` is `""`.
+   */
+  | 'error-structured-content'
+  /** A one-element array where a single value is expected, read as its element. */
+  | 'array-to-scalar'
   /** A syntax repair of the whole text (rule `syntax`), reported at path `""`. */
   | SyntaxRule;
 

@@ -1,17 +1,26 @@
 /**
  * The lenient `unwrap` rule: models send the arguments inside a wrapper, `{"arguments": {…}}`
- * (DeepSeek, Qwen, GLM through several serving engines), or repeat the whole call,
- * `{"name": "<this tool>", "arguments": {…}}`. The object inside is the arguments when the root
- * schema declares none of the wrapper's keys and the object inside has no key it does not declare.
- * Its one competing reading, the wrapper as sent, is one the schema never takes under those
- * conditions (its key is undeclared at a root closed to other keys); the gate sees both.
+ * (DeepSeek, Qwen, GLM through several serving engines), repeat the whole call,
+ * `{"name": "<this tool>", "arguments": {…}}`, or echo the schema's shape,
+ * `{"properties": {…}}` (with `"type": "object"` beside it or not). The object inside is the
+ * arguments when the root schema declares none of the wrapper's keys and the object inside has no
+ * key it does not declare. Its one competing reading, the wrapper as sent, is one the schema never
+ * takes under those conditions (its key is undeclared at a root closed to other keys); the gate
+ * sees both. Envelopes that are no such wrapper are refused by name (`envelopeRefusal`).
  */
 import { isPlainObject } from '../json/objects.js';
 import type { PlanNode } from '../schema/plan.js';
 import type { Proposal } from './gate.js';
+import { previewOf } from './gate.js';
+import type { Refusal } from './types.js';
 
 /** The keys a wrapper puts the arguments under. */
-export const WRAPPER_KEYS: readonly string[] = ['arguments', 'parameters', 'input', 'args'];
+const WRAPPER_KEYS: readonly string[] = ['arguments', 'parameters', 'input', 'args'];
+/** The root keys of every envelope the rule reads: the wrappers' and the schema echo's. */
+export const ENVELOPE_KEYS: readonly string[] = [...WRAPPER_KEYS, 'properties'];
+
+/** The keywords a schema echoed around the arguments may hold beside `properties`. */
+const SCHEMA_KEYWORDS: readonly string[] = ['type', 'required', 'title', 'description', '$schema', 'additionalProperties'];
 
 /** The arguments found inside a wrapper, and the wrapper's keys. */
 interface Unwrapped {
@@ -33,20 +42,66 @@ export function unwrapReadings(value: unknown, root: PlanNode, toolName: string 
 }
 
 /**
- * The arguments inside `value`, when it is a wrapper: a plain object whose only key is one of
- * `WRAPPER_KEYS` (or `name`, equal to `toolName`, and one of them) holding a plain object, where
- * the root declares none of `WRAPPER_KEYS` nor `name` and declares every key of the inner object.
+ * The key holding the arguments when `value` is an envelope: the only one of `WRAPPER_KEYS` (or
+ * one of them beside `name` equal to `toolName`), or `properties` (alone, or beside schema
+ * keywords only: `"type": "object"`, `required`, `title`, …); `undefined` for any other object.
+ */
+function envelopeKey(value: Record<string, unknown>, toolName: string | undefined): string | undefined {
+  const keys = Object.keys(value);
+  if (keys.length === 1) return ENVELOPE_KEYS.includes(keys[0]!) ? keys[0] : undefined;
+  // The schema echoed whole: `properties` beside schema keywords only, `type` saying `object` (Camelid#703).
+  if (keys.includes('properties') && (value['type'] === undefined || value['type'] === 'object') && keys.every((key) => key === 'properties' || SCHEMA_KEYWORDS.includes(key))) return 'properties';
+  if (keys.length !== 2) return undefined;
+  const named = toolName !== undefined && value['name'] === toolName ? keys.indexOf('name') : -1;
+  const other = named === -1 ? undefined : keys[1 - named]!;
+  return other !== undefined && WRAPPER_KEYS.includes(other) ? other : undefined;
+}
+
+/**
+ * The arguments inside `value`, when it is a wrapper: an envelope (`envelopeKey`) holding a plain
+ * object, where the root is closed to other keys, declares none of the envelope's keys (nor any
+ * of `WRAPPER_KEYS` and `name`) and declares every key of the inner object.
  *
  * @returns The inner object (the very one `value` holds), or `undefined` when `value` is no wrapper.
  */
 function unwrapArguments(value: unknown, root: PlanNode, toolName: string | undefined): Unwrapped | undefined {
+  const inner = envelopeInner(value, root, toolName);
+  return inner !== undefined && Object.keys(inner).every((key) => root.declares(key)) ? { inner, keys: Object.keys(value as object) } : undefined;
+}
+
+/** The object an envelope holds, where the root could take it for the arguments (every condition but its keys' being declared). */
+function envelopeInner(value: unknown, root: PlanNode, toolName: string | undefined): Record<string, unknown> | undefined {
   if (!isPlainObject(value)) return undefined;
-  const keys = Object.keys(value);
-  const named = keys.length === 2 && toolName !== undefined && value['name'] === toolName ? keys.indexOf('name') : -1;
-  const wrapper = keys.length === 1 ? keys[0]! : named === -1 ? undefined : keys[1 - named]!;
-  if (wrapper === undefined || !WRAPPER_KEYS.includes(wrapper)) return undefined;
-  const inner = value[wrapper];
+  const key = envelopeKey(value, toolName);
+  if (key === undefined) return undefined;
+  const inner = value[key];
   if (!isPlainObject(inner) || root.shape().open) return undefined;
-  if ([...WRAPPER_KEYS, 'name'].some((key) => root.declares(key))) return undefined;
-  return Object.keys(inner).every((key) => root.declares(key)) ? { inner, keys } : undefined;
+  return [...WRAPPER_KEYS, 'name', ...Object.keys(value)].some((name) => root.declares(name)) ? undefined : inner;
+}
+
+/**
+ * A refusal, at the root, of arguments sent in an envelope no rule reads, saying what to send
+ * instead: keyed by the tool's own name (`{"read_file": {…}}`), a whole Llama call
+ * (`{"type": "function", "name": …, "parameters": …}`), a `multi_tool_use.parallel` wrapper of
+ * several calls, or a wrapper (or `properties` echo) holding a key the tool does not declare.
+ * Only at a root closed to other keys that declares none of the envelope's keys; `undefined` otherwise.
+ */
+export function envelopeRefusal(value: unknown, root: PlanNode, toolName: string | undefined): Refusal | undefined {
+  if (!isPlainObject(value) || root.shape().open) return undefined;
+  const keys = Object.keys(value);
+  if (keys.some((key) => root.declares(key))) return undefined;
+  let why: string | undefined;
+  const inner = envelopeInner(value, root, toolName);
+  if (inner !== undefined) {
+    const undeclared = Object.keys(inner).find((key) => !root.declares(key))!;
+    why = `they are inside an envelope (${keys.map((key) => JSON.stringify(key)).join(', ')}) that holds a key the tool does not declare (${JSON.stringify(undeclared)}); send the arguments alone, as one object of the tool's declared parameters`;
+  } else if (keys.length === 1 && keys[0] === toolName && isPlainObject(value[toolName])) {
+    why = `they are keyed by the tool's own name (${JSON.stringify(toolName)}); send the object under it alone, as the arguments`;
+  } else if (value['type'] === 'function' && ('parameters' in value || 'arguments' in value || 'function' in value)) {
+    why = 'they are a whole tool call in an envelope ({"type": "function", …}); send only the arguments object, with the tool\'s declared parameters as its keys';
+  } else if (keys.includes('tool_uses') || value['recipient_name'] !== undefined) {
+    why = 'they are a multi_tool_use.parallel wrapper of several calls; call each tool on its own, each with its own arguments object';
+  }
+  if (why === undefined) return undefined;
+  return { path: '', value, reason: 'unconvertible', expected: ['object'], message: `${previewOf(value)} at the root was left as it is: ${why}` };
 }

@@ -7,7 +7,7 @@ import { walkValues, type Container, type PathToken, type ValueVisitor } from '.
 import { setOwn } from '../json/objects.js';
 import { normalizeName } from '../json/strings.js';
 import { accepts, TYPE_BITS, typeNames } from '../schema/keywords.js';
-import { convertLeniently, type LenientContext, type Rules } from './lenient.js';
+import { convertContainer, convertLeniently, convertsContainer, type LenientContext, type Rules } from './lenient.js';
 import { declaredHeads, proposesKey, rebuildFlattened, type ReshapeContext } from './flattened-keys.js';
 import { describeReadings, previewOf, textOf, type GateContext } from './gate.js';
 import { foldEnumCase } from './enum-case.js';
@@ -34,6 +34,11 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
   readonly path: PointerPath;
   /** Rules that reshape objects are on (`optionalNull`, `flattenedKey`): the stacks below are kept. */
   private readonly reshaping: boolean;
+  /**
+   * What the gate made of the container just entered, when a shape rule proposed readings of it
+   * (`convertsContainer`): its children are then not walked, and leaving it gives this value.
+   */
+  private settled: { readonly value: unknown } | undefined;
   /** The node of each container entered and not yet left, innermost last. */
   private readonly containers: PlanNode[] = [];
   /** Per entered container, what its leaving must do to it (`undefined`: nothing). */
@@ -86,6 +91,7 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
    * left, against its other readings.
    */
   child(parent: PlanNode, token: PathToken): PlanNode | undefined {
+    if (this.settled !== undefined) return undefined;
     if (typeof token === 'string' && this.rules !== null && this.rules.flattenedKey && proposesKey(parent, token)) {
       this.reshape().flat = true;
       return undefined;
@@ -100,9 +106,16 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
     return decide(value, node, this);
   }
 
-  /** In lenient mode, an array or object that no applicable schema accepts is reported. */
+  /**
+   * In lenient mode, an array or object that no applicable schema accepts is reported, unless a
+   * shape rule may read it otherwise: the gate settles it here, and its children are not walked
+   * (the reading was walked where it lands).
+   */
   enter(container: Container, node: PlanNode): boolean {
-    if (this.rules !== null && !accepts(node.accept, container)) this.refuse(container, node, 'unconvertible');
+    if (this.rules !== null && !accepts(node.accept, container)) {
+      if (convertsContainer(container, node, this.rules)) this.settled = { value: convertContainer(container, node, this) };
+      else this.refuse(container, node, 'unconvertible');
+    }
     if (this.reshaping) {
       this.containers.push(node);
       this.reshapes.push(undefined);
@@ -110,9 +123,20 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
     return true;
   }
 
-  /** An object left: its optional nulls removed and its flattened keys rebuilt, when it has any. */
+  /**
+   * A container left: an object's optional nulls removed and its flattened keys rebuilt, when it
+   * has any; a container a shape rule settled as it was entered, replaced by what the gate decided.
+   */
   leave(_original: Container, done: Container, node: PlanNode): unknown {
-    if (!this.reshaping) return done;
+    const left = this.reshaping ? this.reshaped(done, node) : done;
+    const settled = this.settled;
+    if (settled === undefined) return left;
+    this.settled = undefined;
+    return settled.value;
+  }
+
+  /** An object with its optional nulls removed and its flattened keys rebuilt (the container itself when there are none). */
+  private reshaped(done: Container, node: PlanNode): unknown {
     this.containers.pop();
     const reshape = this.reshapes.pop();
     if (reshape === undefined) return done;

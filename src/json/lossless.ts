@@ -8,7 +8,7 @@ import { hasOwn, isPlainObject, setOwn } from './objects.js';
 import { ArgsParseError } from './errors.js';
 import { decodeString, fail, scanJson, type JsonVisitor } from './scanner.js';
 import type { Container } from './walk-values.js';
-import { repairJsonText, type SyntaxChange } from './tolerant/repair.js';
+import { ALL_TEXT_RULES, repairJsonText, type SyntaxChange, type TextRules } from './tolerant/repair.js';
 
 export { ExactNumber, LosslessNumber, isLosslessNumber, plainNumberOf } from './lossless-number.js';
 export { previewArgs, stringifyArgs } from './write-args.js';
@@ -71,26 +71,27 @@ const ALLOW_ALL: AllowedRepairs = { blankAsObject: true, unwrapObjectText: true 
  * only when a repair is in question. `strictError`, when a caller has already scanned the text
  * strictly and failed, is that failure: the text is not scanned strictly again.
  *
+ * @param rules - The switched syntax rules (`markup`, `overEscaped`): all on by default.
  * @throws {ArgsParseError} As `repairJsonText`, or the strict error when blank text may not be `{}`.
  */
-export function parseRepaired(text: string, allowed: () => AllowedRepairs, strictError?: unknown): RepairedParse {
-  if (strictError !== undefined) return repairFailed(text, strictError, allowed);
+export function parseRepaired(text: string, allowed: () => AllowedRepairs, strictError?: unknown, rules: TextRules = ALL_TEXT_RULES): RepairedParse {
+  if (strictError !== undefined) return repairFailed(text, strictError, allowed, rules);
   let value: unknown;
   try {
     value = parseArgs(text);
   } catch (error) {
-    return repairFailed(text, error, allowed);
+    return repairFailed(text, error, allowed, rules);
   }
   if (typeof value === 'string' && allowed().unwrapObjectText) {
-    const repaired = repairJsonText(text);
+    const repaired = repairJsonText(text, rules);
     if (repaired.text !== text) return { value: parseArgs(repaired.text), text: repaired.text, changes: repaired.changes };
   }
   return { value, text, changes: [] };
 }
 
 /** Repairs text that strict parsing refused with `error`, or throws that error when no repair applies. */
-function repairFailed(text: string, error: unknown, allowed: () => AllowedRepairs): RepairedParse {
-  const repaired = repairJsonText(text);
+function repairFailed(text: string, error: unknown, allowed: () => AllowedRepairs, rules: TextRules): RepairedParse {
+  const repaired = repairJsonText(text, rules);
   const blank = repaired.changes.some((change) => change.rule === 'empty-arguments');
   if (repaired.text === text || (blank && !allowed().blankAsObject)) throw error;
   return { value: parseArgs(repaired.text), text: repaired.text, changes: repaired.changes };

@@ -2,6 +2,7 @@
 import { coerceArgs } from '../coerce/coerce.js';
 import { describeReadings } from '../coerce/gate.js';
 import { ArgsParseError, SchemaCoerceError } from '../json/errors.js';
+import { isPlainObject } from '../json/objects.js';
 import { stringifyArgs, toPlainNumbers, type RepairedParse } from '../json/lossless.js';
 import { readArgsText } from '../coerce/read-text.js';
 import { resolveRules } from '../coerce/lenient.js';
@@ -136,7 +137,8 @@ export function prepareToolCall(argsOrText: unknown, schema: unknown, options: P
   let read: RepairedParse | undefined;
   if (text !== undefined) {
     try {
-      read = readArgsText(text, schema, resolveRules(options.lenient)?.syntax === true);
+      const rules = resolveRules(options.lenient);
+      read = readArgsText(text, schema, rules?.syntax === true ? rules : false);
       parsed = read.value;
     } catch (error) {
       if (!(error instanceof ArgsParseError)) throw error;
@@ -173,7 +175,8 @@ export function prepareToolCall(argsOrText: unknown, schema: unknown, options: P
     }
     // A value or key with more than one reading was left as sent, valid or not: a validated call
     // fails on it, naming the readings, rather than let the server take one of them by chance.
-    const ambiguous = coerced.refusals.filter((refusal) => refusal.readings !== undefined).map(toIssue);
+    // So does arguments sent in an envelope no rule reads: the message says what to send instead.
+    const ambiguous = coerced.refusals.filter((refusal) => refusal.readings !== undefined || isEnvelope(refusal)).map(toIssue);
     if (ambiguous.length > 0) {
       errors = [...errors, ...ambiguous];
       message = describeProblems({ toolName, args, schema, errors, undeclared });
@@ -206,8 +209,17 @@ function checkValidator(validate: unknown): void {
  * A refusal as the message describes an error: `must be integer`, `must be one of "a", "b"`, or
  * for a value or key with competing readings, the readings.
  */
+/** True for the refusal of arguments sent in an envelope (`envelopeRefusal`): the only refusal of a root object. */
+/** What an envelope refusal's message says before its reason. */
+const ENVELOPE_WHY = ' was left as it is: ';
+
+function isEnvelope(refusal: Refusal): boolean {
+  return refusal.path === '' && refusal.reason === 'unconvertible' && isPlainObject(refusal.value);
+}
+
 function toIssue(refusal: Refusal): ValidationIssue {
   const { path, expected, reason, readings } = refusal;
+  if (isEnvelope(refusal)) return { path, keyword: 'envelope', message: refusal.message.slice(refusal.message.indexOf(ENVELOPE_WHY) + ENVELOPE_WHY.length) };
   if (readings !== undefined) return { path, keyword: 'ambiguous', message: `has more than one reading the schema accepts: ${describeReadings(readings, path)}; send exactly one` };
   if (reason === 'cycle' || reason === 'unreadable' || expected.length === 0) return { path, keyword: 'schema', message: 'cannot be checked' };
   const values = expected.some((entry) => entry.startsWith('"'));

@@ -157,10 +157,11 @@ export function matchesText(actual: string, text: string): boolean {
 /**
  * What each subpath needs installed besides this package (the README's install table): a
  * snippet that imports the subpath needs the package installed, named or not in its imports.
+ * `schema-coerce/mcp` takes either MCP SDK line (v1 or v2) and imports neither: a snippet imports
+ * the line it uses itself, so that one is needed.
  */
 const SUBPATH_PEERS: Record<string, readonly string[]> = {
   'schema-coerce/validate': ['ajv'],
-  'schema-coerce/mcp': ['@modelcontextprotocol/sdk'],
   'schema-coerce/ai': ['ai'],
   'schema-coerce/openai-agents': ['@openai/agents-core'],
   'schema-coerce/langchain': ['@langchain/core'],

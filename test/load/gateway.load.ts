@@ -3,13 +3,15 @@
  * through one `--url` gateway and through three replicas behind HAProxy (round-robin, no sticky
  * sessions), every answer checked against the call it answers (id and content); the upstream
  * killed mid-load (the calls in flight get a JSON-RPC error naming it, the gateway stays up and
- * serves new sessions once it is back); one replica killed mid-load (the others keep serving).
+ * serves new sessions once it is back); one replica killed mid-load (the others keep serving); a
+ * flood of abandoned sessions beside well-behaved clients in front of a stdio server (every
+ * well-behaved call answered).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
-import { startGatewayProcess, stopGateways } from '../_helpers/gateway.js';
+import { initializeBody, POST_HEADERS, rawRequest, startGatewayProcess, stopGateways } from '../_helpers/gateway.js';
 import { ROOT } from '../_helpers/run.js';
 import { makeTempDir, removeTempDirs } from '../_helpers/temp.js';
 import { startHttpPeer, type HttpPeer } from '../peers/http-server.js';
@@ -170,5 +172,53 @@ describe('gateway faults', () => {
     expect(atEnd[0]).toBe(atKill[0]);
     expect(atEnd[1]! - atKill[1]!).toBeGreaterThan(100);
     expect(atEnd[2]! - atKill[2]!).toBeGreaterThan(100);
+  });
+});
+
+describe('gateway under a flood of abandoned sessions', () => {
+  /** A well-behaved client on `from`: a session, then `calls` calls one at a time; what each was answered. */
+  async function wellBehaved(url: string, from: string, calls: number): Promise<string[]> {
+    const init = await rawRequest(url, { headers: { ...POST_HEADERS, accept: 'application/json' }, body: initializeBody(`client-${from}`), from });
+    const session = init.headers['mcp-session-id'];
+    if (typeof session !== 'string') return [`initialize: HTTP ${init.status} ${init.body}`];
+    const headers = { ...POST_HEADERS, accept: 'application/json', 'mcp-session-id': session };
+    await rawRequest(url, { headers, body: '{"jsonrpc":"2.0","method":"notifications/initialized"}', from });
+    const failed: string[] = [];
+    for (let n = 1; n <= calls; n++) {
+      const answer = await rawRequest(url, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: 'echo', arguments: { n } } }), from });
+      if (answer.status !== 200 || !answer.body.includes(`"id":${n},"result":{"content":[{"type":"text","text":"n:${n}"}]}`)) failed.push(`${from} call ${n}: HTTP ${answer.status} ${answer.body}`);
+    }
+    return failed;
+  }
+
+  /** `count` sessions opened from `from`, `parallel` at a time, each abandoned after its initialize: the statuses. */
+  async function flood(url: string, from: string, count: number, parallel: number): Promise<number[]> {
+    const statuses: number[] = [];
+    let opened = 0;
+    await Promise.all(
+      Array.from({ length: parallel }, async () => {
+        while (opened < count) {
+          opened++;
+          statuses.push((await rawRequest(url, { headers: { ...POST_HEADERS, accept: 'application/json' }, body: initializeBody('abandoned'), from })).status);
+        }
+      }),
+    );
+    return statuses;
+  }
+
+  test('6 clients making calls beside 90 sessions opened and abandoned, from an address of their own and from a client\'s: every call answered', async () => {
+    const gateway = await startGatewayProcess(['--max-sessions', '16', '--max-sessions-per-client', '8', '--', process.execPath, join(ROOT, 'test', 'peers', 'gateway-stdio.mjs')]);
+    const clients = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5', '127.0.0.6', '127.0.0.7'];
+    const [served, foreign, beside] = await Promise.all([
+      Promise.all(clients.map((from) => wellBehaved(gateway.url, from, 40))),
+      flood(gateway.url, '127.0.0.20', 60, 3),
+      // From the address of a well-behaved client: it makes room from its own abandoned sessions.
+      new Promise((resolve) => setTimeout(resolve, 500)).then(() => flood(gateway.url, '127.0.0.2', 30, 2)),
+    ]);
+    expect(served.flat()).toEqual([]);
+    // Every abandoned session was opened: room was made each time, from the flood's own.
+    expect([...foreign, ...beside].filter((status) => status !== 200)).toEqual([]);
+    expect(gateway.stderr()).toContain('ended the least recently used idle session to make room (127.0.0.20 is at the limit of 8 sessions per client)');
+    expect(gateway.stderr()).toContain('ended the least recently used idle session to make room (127.0.0.2 is at the limit of 8 sessions per client)');
   });
 });

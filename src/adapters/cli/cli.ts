@@ -16,12 +16,14 @@ import type { Connect } from '../proxy/upstream.js';
 import type { ProxyOptions } from '../proxy/session.js';
 import { runGateway } from '../gateway/run.js';
 import type { GatewayOptions, GatewayUpstream } from '../gateway/options.js';
+import { LIMIT_OPTIONS, limitsHelp } from '../gateway/limits.js';
 import { loadValidateArgs } from '../shared/load-validator.js';
-import { count, listenAddress, parsed, UsageError } from './flags.js';
+import { listenAddress, parsed, UsageError } from './flags.js';
 import { OBSERVE_FLAGS, OBSERVE_HELP, observeOptions } from './observe-flags.js';
 import { runReport } from './report.js';
 
 export { UsageError } from './flags.js';
+import { CONFIG_REFINED, ConfigError, configSchema, limitsOf, readConfig, type OptionValues } from './gateway-config.js';
 
 const HELP = `Usage: schema-coerce --schema <file | inline JSON> [options] [args JSON | -]
        schema-coerce proxy [proxy options] -- <server command> [args…]
@@ -61,10 +63,11 @@ Gateway options (the proxy's repair as a Streamable HTTP endpoint; the proxy opt
       --allowed-host <name>  a Host the gateway answers to (repeatable; default loopback names)
       --allowed-origin <o>   a browser Origin allowed in (repeatable; default loopback origins)
       --json-response        answer POSTs with JSON bodies rather than SSE streams
-      --max-body <bytes>     the largest request body (default 4194304; 413 beyond)
-      --max-sessions <n>     stdio sessions at once (default 64; one server process each)
-      --idle-timeout <s>     a session without a request for this long is ended (default 900)
+      --config <file>        options from a JSON file, each key an option's name ("max-sessions": 8);
+                             a flag given here wins over the file's key
 ${OBSERVE_HELP}
+Gateway limits (each also a config-file key of the same name):
+${limitsHelp()}
 
 Exit status: 0 done, 2 bad input (the message names the file and position); the proxy exits
 with the server's status, or 127 when the server cannot be started.
@@ -167,9 +170,8 @@ const GATEWAY_OPTIONS = {
   'allowed-host': { type: 'string', multiple: true },
   'allowed-origin': { type: 'string', multiple: true },
   'json-response': { type: 'boolean' },
-  'max-body': { type: 'string' },
-  'max-sessions': { type: 'string' },
-  'idle-timeout': { type: 'string' },
+  config: { type: 'string' },
+  ...(Object.fromEntries(LIMIT_OPTIONS.map((option) => [option.name, { type: 'string' }])) as Record<string, { type: 'string' }>),
   ...OBSERVE_FLAGS,
 } as const;
 
@@ -190,8 +192,17 @@ async function readProxyCommandLine(argv: string[]): Promise<ProxyRun | 'help'> 
 
 async function readGatewayCommandLine(argv: string[]): Promise<GatewayRun | 'help'> {
   const { own, command } = splitCommand(argv);
-  const { values } = parsed(() => parseCommandLine({ args: own, strict: true, options: GATEWAY_OPTIONS }));
-  if (values.help === true) return 'help';
+  const { values: given } = parsed(() => parseCommandLine({ args: own, strict: true, options: GATEWAY_OPTIONS }));
+  if (given.help === true) return 'help';
+  let values = given;
+  let limits: GatewayOptions['limits'];
+  try {
+    if (given.config !== undefined) values = { ...(await readConfig(given.config, configSchema(GATEWAY_OPTIONS, CONFIG_REFINED))), ...given } as typeof given;
+    limits = limitsOf(values as OptionValues);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.detail);
+    throw error;
+  }
   const target = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], command);
   if (target === undefined && command.length === 0) throw new UsageError('give --url <url> or the server command after --, e.g. schema-coerce gateway --listen 127.0.0.1:8808 -- node server.js');
   if (values.listen === undefined) throw new UsageError('--listen <host:port> is required, e.g. --listen 127.0.0.1:8808');
@@ -206,11 +217,7 @@ async function readGatewayCommandLine(argv: string[]): Promise<GatewayRun | 'hel
     ...(values['allowed-host'] === undefined ? {} : { allowedHosts: values['allowed-host'] }),
     ...(values['allowed-origin'] === undefined ? {} : { allowedOrigins: values['allowed-origin'] }),
     jsonResponse: values['json-response'] === true,
-    limits: {
-      ...count('--max-body', values['max-body'], 'maxBody', 1),
-      ...count('--max-sessions', values['max-sessions'], 'maxSessions', 1),
-      ...count('--idle-timeout', values['idle-timeout'], 'idleMs', 1_000),
-    },
+    limits,
   };
 }
 
@@ -237,7 +244,7 @@ async function repairOptions(values: { lenient?: boolean; validate?: boolean; 'r
   };
 }
 
-/** `--repair-results`, with the validator that tells an error's mismatching structuredContent when ajv is there (without it such results go on as they came). */
+/** `--repair-results`, with the validator that tells an error's mismatching structuredContent when ajv is there (without it such structuredContent is repaired like any other, never dropped). */
 async function resultRepair(): Promise<Pick<ProxyOptions, 'repairResults' | 'resultValidator'>> {
   try {
     return { repairResults: true, resultValidator: await loadValidateArgs() };

@@ -1,5 +1,6 @@
 /** What every subcommand's command line shares: the usage error, whole-number flags, `host:port` addresses. */
 import { SchemaCoerceError } from '../../index.js';
+import { LISTEN } from './gateway-config.js';
 
 /**
  * A wrong invocation or unreadable input: the CLI prints its `detail` after the name of the
@@ -25,7 +26,7 @@ export function count(flag: string, value: string | undefined, key: string, unit
 
 /** A `host:port` (`[::1]:8808` for IPv6) a flag gives; the brackets of an IPv6 host removed. */
 export function listenAddress(flag: string, value: string): { host: string; port: number } {
-  const match = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):(\d{1,5})$/.exec(value);
+  const match = new RegExp(LISTEN).exec(value);
   if (match === null || Number(match[2]) > 65_535) throw new UsageError(`${flag} ${JSON.stringify(value)} must be host:port`);
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port: Number(match[2]) };
 }

@@ -177,10 +177,12 @@ export class CallEvents {
   }
 
   /**
-   * Begins following a POSTed `tools/call` answered by `reply` (the conversation finds its record
+   * Begins following a POSTed `tools/call` (its body, read once more here) answered by `reply` (the conversation finds its record
    * by the reply, `recordOf`), until the reply closes.
    */
-  begin(request: IncomingMessage, message: CallMessage, bytes: number, reply: Reply): void {
+  begin(request: IncomingMessage, body: Buffer, reply: Reply): void {
+    const message = parsedCall(body);
+    const bytes = body.length;
     const params = typeof message.params === 'object' && message.params !== null ? message.params : {};
     const session = sessionIdOf(request);
     const subject = subjects.get(request);
@@ -214,6 +216,16 @@ export class CallEvents {
         // A consumer's failure is never the call's.
       }
     }
+  }
+}
+
+/** A `tools/call`'s message (the endpoint has checked it is one JSON-RPC object); nothing when it cannot be read. */
+function parsedCall(body: Buffer): CallMessage {
+  try {
+    const message = JSON.parse(body.toString('utf8')) as unknown;
+    return typeof message === 'object' && message !== null ? (message as CallMessage) : {};
+  } catch {
+    return {};
   }
 }
 

@@ -13,6 +13,8 @@ import { recordOf } from './call-events.js';
 import type { Reply } from './reply.js';
 
 const LF = 0x0a;
+/** Requests whose answer ended before their response, remembered so their late responses are dropped. */
+const FORSAKEN = 1_024;
 
 /** One client request or message, and where what belongs to it goes. */
 export interface Exchange {
@@ -32,12 +34,21 @@ export interface ConversationWiring {
   /** A server message that belongs to no exchange (its own requests and notifications). */
   unrouted(message: Buffer): void;
   report: Wiring['report'];
+  /**
+   * A response can come after its request's answer ended (the server is a process that answers
+   * in its own time): the request's id stays taken until it comes, and it is dropped. Not so for
+   * a `--url` upstream, whose responses come on the request's own answer, or on a resumed stream
+   * the client asked for.
+   */
+  readonly lateResponses?: boolean;
 }
 
 /** A client session's state: the proxy session and the requests waiting for their responses. */
 export class Conversation {
   readonly session: ProxySession;
   private readonly pending = new Map<string, Exchange>();
+  /** Requests whose answer ended before the response came (timed out, or the client left), oldest first: their responses are dropped. */
+  private readonly forsaken = new Set<string>();
   /** The exchange whose messages are being handled now, while the session runs for it. */
   private current: Exchange | undefined;
   private eventId: string | undefined;
@@ -78,16 +89,21 @@ export class Conversation {
    * One client message (a JSON object on one line, no newline in it). A request's `id` is kept
    * until its response comes.
    *
-   * @returns False when a request with that id is still waiting (the message is not forwarded).
+   * @returns False when a request with that id is still waiting, or was given up before its
+   *   response came (the server may still answer it): the message is not forwarded.
    */
   fromClient(body: Buffer, id: MessageId | undefined, exchange: Exchange): boolean {
     if (id !== undefined) {
       const key = keyOf(id);
-      if (this.pending.has(key)) return false;
+      if (this.pending.has(key) || this.forsaken.has(key)) return false;
       exchange.id = id;
       this.pending.set(key, exchange);
       exchange.reply.onClose(() => {
-        if (this.pending.get(key) === exchange) this.pending.delete(key);
+        if (this.pending.get(key) !== exchange) return;
+        this.pending.delete(key);
+        if (this.wiring.lateResponses !== true) return;
+        this.forsaken.add(key);
+        if (this.forsaken.size > FORSAKEN) this.forsaken.delete(this.forsaken.values().next().value!);
       });
     }
     this.current = exchange;
@@ -159,6 +175,7 @@ export class Conversation {
         answered.reply.message(message, true, this.eventId);
         return;
       }
+      if (head.id !== undefined && this.forsaken.delete(keyOf(head.id))) return;
     }
     if (this.current?.reply.open === true) this.current.reply.message(message, false, this.eventId);
     else this.wiring.unrouted(message);

@@ -2,9 +2,11 @@
  * The gateway's Streamable HTTP endpoint: POST (one JSON-RPC message, answered with JSON or an
  * SSE stream as the client accepts), GET (the session's stream), DELETE (the session ends), with
  * `Mcp-Session-Id` and `MCP-Protocol-Version`. Every request is checked before it is read: its
- * `Host` and `Origin` against the allow-lists (403), its body against the limit (413), its
- * headers and body against the timeouts (Node's `headersTimeout` and `requestTimeout`), and a
- * stream against the bound on open streams (503). An answer carries no stack trace and no secret.
+ * `Host` and `Origin` against the allow-lists (403), its head and body against the limits (431,
+ * 413), its headers and body against the timeouts (Node's `headersTimeout` and `requestTimeout`),
+ * and a stream against the bound on open streams (503). A POSTed message that is not JSON-RPC 2.0
+ * as MCP writes it is answered 400 and never forwarded (`jsonrpc-check.ts`). An SSE answer with
+ * nothing to say gets a comment line now and then. An answer carries no stack trace and no secret.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +15,7 @@ import { MODERN_VERSIONS } from '../proxy/modern.js';
 import { oneLine, TRANSPORT_ERROR, type Backend } from './backend.js';
 import { HostGuard, readBody } from './guard.js';
 import type { Observers } from './observe.js';
+import { readMessage } from './jsonrpc-check.js';
 import { DEFAULT_LIMITS, PROTOCOL_VERSIONS, type GatewayLimits, type GatewayOptions } from './options.js';
 import { Reply, rpcError, StreamCount, type ReplyMode } from './reply.js';
 
@@ -53,23 +56,22 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions, o
       return deny(response, 413, `Payload Too Large: the limit is ${limits.maxBody} bytes`);
     }
     oneLine(body);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.toString('utf8'));
-    } catch {
-      return deny(response, 400, 'Parse error: the body is not JSON', -32700);
-    }
-    if (Array.isArray(parsed)) return deny(response, 400, 'Invalid Request: batches are not supported (one message per POST)', -32600);
-    if (typeof parsed !== 'object' || parsed === null) return deny(response, 400, 'Invalid Request: the body is not a JSON-RPC message', -32600);
-    const { id, method } = parsed as { id?: unknown; method?: unknown };
-    const requestId = typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? (id as MessageId) : undefined;
+    const read = readMessage(body, limits.maxDepth);
+    if (!read.ok) return deny(response, 400, read.message, read.code, read.id);
+    const { method, requestId } = read;
     const mode: ReplyMode = requestId !== undefined && sse && !(options.jsonResponse === true && json) ? 'sse' : 'json';
     if (mode === 'sse' && !streams.take()) return deny(response, 503, 'Service Unavailable: too many streams are open');
     const reply = new Reply(response, mode, limits.maxUnread, streams, { json, sse });
     inFlight.add(reply);
     reply.onClose(() => inFlight.delete(reply));
-    if (requestId !== undefined && method === 'tools/call') observers?.calls?.begin(request, parsed, body.length, reply);
-    backend.post(request, { body, method: typeof method === 'string' ? method : undefined, requestId }, reply);
+    if (requestId !== undefined && method === 'tools/call') observers?.calls?.begin(request, body, reply);
+    backend.post(request, { body, method, requestId }, reply);
+    if (requestId !== undefined) reply.keepAlive(limits.keepaliveMs);
+  };
+
+  const listen = (request: IncomingMessage, reply: Reply): void => {
+    backend.listen(request, reply);
+    reply.keepAlive(limits.keepaliveMs);
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -93,7 +95,7 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions, o
       case 'GET':
         if (!(request.headers.accept ?? '').includes('text/event-stream')) return deny(response, 406, 'Not Acceptable: Accept must list text/event-stream');
         if (!streams.take()) return deny(response, 503, 'Service Unavailable: too many streams are open');
-        return backend.listen(request, new Reply(response, 'sse', limits.maxUnread, streams));
+        return listen(request, new Reply(response, 'sse', limits.maxUnread, streams));
       case 'DELETE':
         return backend.remove(request, response);
       case 'OPTIONS':
@@ -106,7 +108,7 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions, o
   };
 
   const server: Server = createServer(
-    { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, keepAliveTimeout: limits.keepAliveMs, connectionsCheckingInterval: Math.max(100, Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4) },
+    { maxHeaderSize: limits.maxHeaderBytes, headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, keepAliveTimeout: limits.keepAliveMs, connectionsCheckingInterval: Math.max(100, Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4) },
     (request, response) => {
       handle(request, response).catch(() => {
         if (!response.headersSent) deny(response, 500, 'Internal error');
@@ -141,8 +143,8 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions, o
 }
 
 /** Answers with an HTTP status and a JSON-RPC error naming why. */
-function deny(response: ServerResponse, status: number, message: string, code = TRANSPORT_ERROR): void {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(rpcError(code, message));
+function deny(response: ServerResponse, status: number, message: string, code = TRANSPORT_ERROR, id: MessageId | null = null): void {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(rpcError(code, message, id));
 }
 
 /** Whether a `Content-Type` is JSON (`application/json`, with parameters or not). */

@@ -24,10 +24,14 @@ export interface GatewayOptions extends ProxyOptions, ObserveOptions {
   readonly limits?: Partial<GatewayLimits>;
 }
 
-/** The gateway's bounds. */
+/** The gateway's bounds (each a flag and a config-file key: `GATEWAY_LIMITS` in limits.ts). */
 export interface GatewayLimits {
   /** The largest request body, in bytes; larger ones are answered 413. */
   readonly maxBody: number;
+  /** The largest request head (request line and headers), in bytes; larger ones are answered 431. */
+  readonly maxHeaderBytes: number;
+  /** How deep a message may nest its arrays and objects (the envelope is 1); deeper ones are answered 400. */
+  readonly maxDepth: number;
   /** How long a client may take to send its request headers. */
   readonly headersTimeoutMs: number;
   /** How long a client may take to send its whole request. */
@@ -38,10 +42,21 @@ export interface GatewayLimits {
   readonly maxStreams: number;
   /** Bytes written to a client that it has not read yet; past this the client is dropped. */
   readonly maxUnread: number;
-  /** Client sessions at once (one server process each, for a stdio server); more are answered 503. */
+  /**
+   * Client sessions at once (one server process each, for a stdio server): past it the oldest
+   * session with nothing in flight is ended to make room, and without one `initialize` is answered 503.
+   */
   readonly maxSessions: number;
-  /** A session without a request for this long is ended. */
+  /** Sessions one client (its remote address) holds at once, by the same rule: its own oldest idle one makes room. */
+  readonly maxSessionsPerClient: number;
+  /** A session in use (a request since its `initialize`, or a GET stream) without a request for this long is ended. */
   readonly idleMs: number;
+  /** A session with no request since its `initialize` (and no GET stream) is ended this long after it. */
+  readonly unusedIdleMs: number;
+  /** How long a request waits for its response before it is answered with an error and cancelled; 0: without end. */
+  readonly callTimeoutMs: number;
+  /** How often an SSE answer or stream with nothing to say gets a comment line, so no one between takes it for dead; 0: never. */
+  readonly keepaliveMs: number;
   /** How long a shutdown waits for calls in flight. */
   readonly drainMs: number;
   /** Sessions whose tool schemas a `--url` gateway keeps at once (least recently used dropped). */
@@ -51,6 +66,10 @@ export interface GatewayLimits {
 /** The limits used where none is given. */
 export const DEFAULT_LIMITS: GatewayLimits = {
   maxBody: 4 * 1024 * 1024,
+  // Node's own default.
+  maxHeaderBytes: 16 * 1024,
+  // Deep enough for any tool's arguments seen; a Python server's parser stops near 1,000.
+  maxDepth: 128,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   // Node's default is 5 s: a client whose calls come seconds apart (a model thinking between
@@ -59,7 +78,11 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   maxStreams: 512,
   maxUnread: 8 * 1024 * 1024,
   maxSessions: 64,
+  maxSessionsPerClient: 16,
   idleMs: 15 * 60_000,
+  unusedIdleMs: 60_000,
+  callTimeoutMs: 60_000,
+  keepaliveMs: 15_000,
   drainMs: 10_000,
   cachedSessions: 1_024,
 };

@@ -48,6 +48,9 @@ export class Reply {
   private passing = false;
   private done = false;
   private readonly closers: (() => void)[] = [];
+  private keeping: NodeJS.Timeout | undefined;
+  /** No message was written since the last keep-alive tick. */
+  private quiet = true;
 
   /**
    * @param response - The HTTP response.
@@ -88,6 +91,29 @@ export class Reply {
     return !this.done;
   }
 
+  /** Whether the answer has begun as an SSE stream (its head is sent). */
+  get streaming(): boolean {
+    return this.started;
+  }
+
+  /**
+   * While the answer is an SSE one, writes a comment line every `ms` (0: never) that nothing else
+   * was written in, so a proxy or a client between takes a call the server is still working on
+   * for alive; the first one starts the stream.
+   */
+  keepAlive(ms: number): void {
+    if (ms <= 0 || this.done) return;
+    this.keeping = setInterval(() => {
+      if (this.kind !== 'sse' || this.passing) return;
+      if (this.quiet) {
+        this.start();
+        this.response.write(': keepalive\n\n');
+      }
+      this.quiet = true;
+    }, ms);
+    this.keeping.unref();
+  }
+
   /** Sets a header of the answer, before it starts. */
   header(name: string, value: string): void {
     this.headers[name] = value;
@@ -120,6 +146,7 @@ export class Reply {
       return;
     }
     this.start();
+    this.quiet = false;
     const data = bytes.includes(CR) ? Buffer.from(bytes) : bytes;
     for (let at = data.indexOf(CR); at !== -1; at = data.indexOf(CR, at + 1)) data[at] = SPACE;
     this.response.write(`${eventId === undefined ? '' : `id: ${eventId}\n`}event: message\ndata: `);
@@ -180,6 +207,7 @@ export class Reply {
   private finish(): void {
     if (this.done) return;
     this.done = true;
+    clearInterval(this.keeping);
     if (this.holding) this.streams.give();
     for (const close of this.closers.splice(0)) close();
   }

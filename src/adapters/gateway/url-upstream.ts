@@ -8,6 +8,12 @@
  * that has not seen a session lists the tools for it from the upstream before it repairs a call
  * (the proxy session does, with the client's headers). Redirects are followed only within the
  * upstream's origin.
+ *
+ * A session this replica saw opened is bound to its client (`clientOf`): a request from another
+ * client naming it is answered 404 and not forwarded (the `Authorization` goes to the upstream,
+ * which binds its sessions to its own tokens, so a refreshed token keeps its session). A request
+ * waits at most the call timeout, then the upstream is told it was cancelled. An upstream that
+ * ends its answer to a request without the response gets the client a `-32000` error naming it.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { createParser } from 'eventsource-parser';
@@ -17,7 +23,10 @@ import { whyUnreachable } from '../proxy/redirects.js';
 import { Redactor, shownUrl } from '../proxy/secrets.js';
 import type { SchemaMaps } from '../proxy/options.js';
 import type { ProxyOptions } from '../proxy/session.js';
-import { oneLine, sessionIdOf, TRANSPORT_ERROR, type Backend, type BackendCounts, type ClientMessage } from './backend.js';
+import { oneLine, sessionIdOf, SESSION_NOT_FOUND, TRANSPORT_ERROR, type Backend, type BackendCounts, type ClientMessage } from './backend.js';
+import { timeCall } from './call-timeout.js';
+import { clientOf } from './caller.js';
+import { SessionOwners } from './session-table.js';
 import { answersUnread, Conversation, type Exchange } from './conversation.js';
 import { bodyOf, Forwarder, type Cancel } from './forward.js';
 import type { GatewayLimits } from './options.js';
@@ -57,6 +66,10 @@ export class UrlUpstream implements Backend {
   private readonly forwarder: Forwarder;
   /** The GET streams open, ended at shutdown. */
   private readonly listening = new Set<Reply>();
+  /** The client that opened each session this replica saw opened. */
+  private readonly owners: SessionOwners;
+  /** The client of each `initialize` on its way, to bind the session the upstream answers with. */
+  private readonly opening = new WeakMap<Exchange, string>();
   /** The conversations of requests without a session, per caller. */
   private readonly stateless = new StatelessPool<Cached>((cached) => !cached.conversation.busy, STATELESS_KEPT, STATELESS_CALLERS);
 
@@ -71,21 +84,30 @@ export class UrlUpstream implements Backend {
     this.options = options;
     this.limits = limits;
     this.log = log;
+    this.owners = new SessionOwners(limits.cachedSessions);
   }
 
   post(request: IncomingMessage, message: ClientMessage, reply: Reply): void {
-    const headers = forwardedHeaders(request);
     const id = sessionIdOf(request);
+    if (!this.owns(request, id, reply)) return;
+    const headers = forwardedHeaders(request);
     // A request without a session (the 2026-07-28 revision, or a stateless server's 2025 one) is served by a free conversation of its caller's.
     const cached = id === undefined && message.method !== 'initialize' ? this.stateless.take(callerOf(headers), (catalogue) => this.fresh(headers, catalogue))! : this.cached(id, headers);
-    if (!cached.conversation.fromClient(message.body, message.requestId, { reply, headers, method: message.method })) {
+    const exchange: Exchange = { reply, headers, method: message.method };
+    if (message.method === 'initialize' && id === undefined) this.opening.set(exchange, clientOf(request));
+    if (!cached.conversation.fromClient(message.body, message.requestId, exchange)) {
       reply.fail(409, rpcError(-32600, 'Invalid Request: a request with this id is still waiting for its response', message.requestId ?? null));
+      return;
     }
+    // Without a session, the request given up (its upstream request abandoned) is all the upstream needs to know.
+    if (message.requestId !== undefined) timeCall(reply, message.requestId, message.method, this.limits.callTimeoutMs, (notification) => id !== undefined && this.cancel(headers, notification));
   }
 
   listen(request: IncomingMessage, reply: Reply): void {
+    const id = sessionIdOf(request);
+    if (!this.owns(request, id, reply)) return;
     const headers = forwardedHeaders(request);
-    const cached = this.cached(sessionIdOf(request), headers);
+    const cached = this.cached(id, headers);
     this.listening.add(reply);
     reply.onClose(() => this.listening.delete(reply));
     void this.send(cached, 'GET', undefined, { reply, headers });
@@ -93,7 +115,14 @@ export class UrlUpstream implements Backend {
 
   remove(request: IncomingMessage, response: ServerResponse): void {
     const id = sessionIdOf(request);
-    if (id !== undefined) this.cache.delete(id);
+    if (id !== undefined && !this.allowed(request, id)) {
+      response.writeHead(404, { 'content-type': 'application/json' }).end(rpcError(SESSION_NOT_FOUND, 'Session not found'));
+      return;
+    }
+    if (id !== undefined) {
+      this.cache.delete(id);
+      this.owners.forget(id);
+    }
     void this.forwarder
       .send('DELETE', forwardedHeaders(request), undefined, undefined, timedOut())
       .then(async (answer) => response.writeHead(answer.statusCode ?? 502, pick(answer.headers)).end(await bodyOf(answer, REFUSAL_BYTES)))
@@ -111,6 +140,26 @@ export class UrlUpstream implements Backend {
     for (const reply of this.listening) reply.end();
     this.cache.clear();
     this.forwarder.close();
+  }
+
+  /** Whether the session `id` names (if any) is not bound to another client; answers 404 when it is. */
+  private owns(request: IncomingMessage, id: string | undefined, reply: Reply): boolean {
+    if (id === undefined || this.allowed(request, id)) return true;
+    reply.fail(404, rpcError(SESSION_NOT_FOUND, 'Session not found'));
+    return false;
+  }
+
+  /** Whether `request` may name session `id`: it was not opened here, or was opened by the same client. */
+  private allowed(request: IncomingMessage, id: string): boolean {
+    return this.owners.allows(id, clientOf(request));
+  }
+
+  /** Tells the upstream a request timed out (`notifications/cancelled`); what it answers is not read. */
+  private cancel(headers: Readonly<Record<string, string>>, notification: Buffer): void {
+    this.forwarder.send('POST', headers, 'application/json, text/event-stream', notification, timedOut()).then(
+      (answer) => answer.resume(),
+      () => undefined,
+    );
   }
 
   /** The conversation of a session (a fresh one, not kept, for a request without a session id). */
@@ -171,7 +220,11 @@ export class UrlUpstream implements Backend {
     }
     const status = response.statusCode ?? 502;
     const session = response.headers['mcp-session-id'];
-    if (typeof session === 'string') exchange?.reply.header('mcp-session-id', session);
+    if (typeof session === 'string' && exchange !== undefined) {
+      exchange.reply.header('mcp-session-id', session);
+      const opener = this.opening.get(exchange);
+      if (opener !== undefined && status >= 200 && status <= 299) this.owners.bind(session, opener);
+    }
     if (status < 200 || status > 299) {
       const refusal = await bodyOf(response, REFUSAL_BYTES).catch(() => Buffer.alloc(0));
       if (exchange === undefined) this.answer(cached, body, undefined, `${this.shown} answered HTTP ${status}`);
@@ -180,12 +233,13 @@ export class UrlUpstream implements Backend {
     }
     const events = (response.headers['content-type'] ?? '').includes('text/event-stream');
     exchange?.reply.follow(events ? 'sse' : 'json');
-    if (!events && exchange !== undefined && exchange.reply.mode === 'json' && answersUnread(exchange, this.options)) {
+    if (!events && status === 200 && response.headers['content-length'] !== '0' && exchange !== undefined && exchange.reply.mode === 'json' && answersUnread(exchange, this.options)) {
       exchange.reply.pass(response);
       return;
     }
+    let resumable = false;
     try {
-      if (events) await this.readEvents(cached, response, exchange);
+      if (events) resumable = await this.readEvents(cached, response, exchange);
       else {
         const bytes = withoutNewline(await bodyOf(response));
         if (bytes.length > 0) cached.conversation.fromServer(oneLine(bytes), exchange);
@@ -193,19 +247,35 @@ export class UrlUpstream implements Backend {
     } catch {
       // The upstream broke off its answer, or the client went away.
     }
+    // A request still waiting has had no response: an error, unless the client was sent the event ids to resume the stream with.
+    if (exchange?.id !== undefined && exchange.reply.open && !(resumable && exchange.reply.streaming)) {
+      this.answer(cached, body, exchange, `${this.shown} ended its answer (HTTP ${status}) without the response`);
+    }
     exchange?.reply.end();
   }
 
-  /** Hands every `message` event of an SSE answer to the conversation, with its event id. */
-  private async readEvents(cached: Cached, response: IncomingMessage, exchange: Exchange | undefined): Promise<void> {
+  /**
+   * Hands every `message` event of an SSE answer to the conversation, with its event id.
+   *
+   * @returns Whether a message went with an event id (the stream can be resumed from it).
+   */
+  private async readEvents(cached: Cached, response: IncomingMessage, exchange: Exchange | undefined): Promise<boolean> {
+    let resumable = false;
     const parser = createParser({
       onEvent: (event) => {
-        if (event.data !== '' && (event.event === undefined || event.event === 'message')) cached.conversation.fromServer(oneLine(Buffer.from(event.data, 'utf8')), exchange, event.id);
+        if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
+        resumable ||= event.id !== undefined;
+        cached.conversation.fromServer(oneLine(Buffer.from(event.data, 'utf8')), exchange, event.id);
       },
     });
     const decoder = new TextDecoder();
-    for await (const chunk of response) parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
-    parser.feed(decoder.decode());
+    try {
+      for await (const chunk of response) parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
+      parser.feed(decoder.decode());
+    } catch {
+      // The upstream broke off its answer: what came is handed on, and the caller answers for the rest.
+    }
+    return resumable;
   }
 
   /**

@@ -1,7 +1,8 @@
 /** What the MCP client and server wrappers share: their options, their report, and preparing a call. */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { loadValidateArgs } from '../shared/load-validator.js';
 import { prepareToolCall, type ArgsValidator, type CoerceOptions, type PreparedCall } from '../../index.js';
+import type { RepairedToolResult } from './results.js';
+import type { ErrorToolResult } from './sdk-types.js';
 
 /** What one tool call's repair did, for logging. */
 export interface CoercionReport {
@@ -11,6 +12,11 @@ export interface CoercionReport {
   /** The call went on to the server (false when it was answered with an error instead). */
   readonly dispatched: boolean;
   readonly call?: PreparedCall;
+  /**
+   * With the client wrapper's `results` option: what the repair of the tool's result against its
+   * `outputSchema` did (a report of its own, when the result arrives).
+   */
+  readonly result?: RepairedToolResult;
 }
 
 /** Options shared by the client and the server wrappers. */
@@ -24,7 +30,7 @@ export interface McpCoercionOptions extends CoerceOptions {
   readonly rejectUndeclared?: boolean;
   /** Rename an undeclared key matching exactly one declared name by normalisation. */
   readonly renameUnambiguous?: boolean;
-  /** Called once per tool call with what was done. */
+  /** Called once per tool call with what was done to its arguments (and, with the client's `results`, once more for its result). */
   readonly onCoerce?: (report: CoercionReport) => void;
 }
 
@@ -36,7 +42,7 @@ export async function prepare(args: unknown, schema: unknown, toolName: string, 
 }
 
 /** An `isError` tool result carrying `text`. */
-export function errorResult(text: string): CallToolResult {
+export function errorResult(text: string): ErrorToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 

@@ -1,10 +1,8 @@
-/** `withServerArgCoercion`: repairs incoming `tools/call` requests in an MCP SDK server. */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
+/** `withServerArgCoercion`: repairs incoming `tools/call` requests in an MCP SDK server (v1 or v2). */
 import { Paging, ToolSchemas } from '../shared/tool-schemas.js';
 import { errorResult, prepare, type McpCoercionOptions } from './options.js';
+import type { McpHighLevelServer, McpLowLevelServer, McpTransport, WireMessage } from './sdk-types.js';
+import { tapTransport, type Deliver } from './tap.js';
 
 /** Options of `withServerArgCoercion`. */
 export interface ServerCoercionOptions extends McpCoercionOptions {}
@@ -23,87 +21,91 @@ export interface ServerCoercionOptions extends McpCoercionOptions {}
  * @example
  * const server = withServerArgCoercion(new McpServer({ name: 'demo', version: '1.0.0' }));
  */
-export function withServerArgCoercion<S extends McpServer | Server>(server: S, options: ServerCoercionOptions = {}): S {
-  const low = ('server' in server ? server.server : server) as Server;
+export function withServerArgCoercion<S extends McpHighLevelServer | McpLowLevelServer>(server: S, options: ServerCoercionOptions = {}): S {
+  const low: McpLowLevelServer = 'server' in server ? (server as McpHighLevelServer).server : (server as McpLowLevelServer);
   const connect = low.connect.bind(low);
-  low.connect = async (transport: Transport) => {
+  low.connect = async (transport: McpTransport, ...rest: never[]) => {
     interpose(low, transport, { lenient: true, integerRange: 'safe', ...options });
-    return connect(transport);
+    return connect(transport, ...rest);
   };
   return server;
 }
 
-type Handler = NonNullable<Transport['onmessage']>;
 interface CallRequest {
-  readonly id: string | number;
-  readonly params: { readonly name: string; readonly arguments?: unknown };
+  readonly id: unknown;
+  readonly params: { readonly name: string; readonly arguments?: unknown; readonly _meta?: unknown };
 }
-type RequestHandler = (request: unknown, extra: unknown) => Promise<{ tools?: Tool[]; nextCursor?: string }>;
+
+/** Where a request of the 2026-07-28 revision names its protocol version (its `_meta` envelope). */
+const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+/**
+ * The wrapper's own answer to a call it refused: an `isError` result, with the `resultType` that
+ * a result must carry from the 2026-07-28 revision on when the request came in that era.
+ */
+function answer(request: CallRequest, text: string): object {
+  const meta = request.params._meta;
+  const modern = typeof meta === 'object' && meta !== null && typeof (meta as Record<string, unknown>)[PROTOCOL_VERSION_KEY] === 'string';
+  return modern ? { ...errorResult(text), resultType: 'complete' } : errorResult(text);
+}
+interface ToolsPage {
+  readonly tools?: readonly { readonly name: string; readonly inputSchema?: unknown }[];
+  readonly nextCursor?: string;
+}
+type RequestHandler = (request: unknown, extra: unknown) => Promise<ToolsPage>;
 
 /** Repairs `tools/call` requests on their way from `transport` to the server. */
-function interpose(server: Server, transport: Transport, options: ServerCoercionOptions): void {
+function interpose(server: McpLowLevelServer, transport: McpTransport, options: ServerCoercionOptions): void {
   const schemas = new ToolSchemas();
-  const send = transport.send.bind(transport);
-  transport.send = async (message, sendOptions) => {
-    const outgoing = message as { id?: string | number; method?: string; result?: { tools?: Tool[] } };
-    if (outgoing.method === 'notifications/tools/list_changed') schemas.clear();
-    // Only a response answers the client: the server's own requests count their ids apart.
-    if (outgoing.id !== undefined && outgoing.method === undefined) schemas.responded(outgoing.id, outgoing.result);
-    return send(message, sendOptions);
-  };
-
   let queue: Promise<void> = Promise.resolve();
   let pending = 0;
-  let deliver: Handler | undefined;
-  const wrapped: Handler = (message, extra) => {
-    const request = message as { id?: string | number; method?: string; params?: { name?: string; cursor?: string; arguments?: unknown } };
-    if (request.method === 'tools/list' && request.id !== undefined) schemas.listRequested(request.id, request.params?.cursor === undefined);
-    const needsRepair = request.method === 'tools/call' && request.id !== undefined && typeof request.params?.name === 'string';
-    if (!needsRepair && pending === 0) {
-      deliver?.(message, extra);
-      return;
-    }
-    // Keep the order of messages: once one waits for a schema, the rest wait behind it.
-    pending++;
-    queue = queue
-      .then(async () => {
-        const repaired = needsRepair ? await repairRequest(request as CallRequest) : message;
-        if (repaired !== undefined) deliver?.(repaired, extra);
-      })
-      .catch(() => deliver?.(message, extra))
-      .finally(() => pending--);
-  };
 
-  const repairRequest = async (request: CallRequest): Promise<JSONRPCMessage | undefined> => {
+  const repairRequest = async (request: CallRequest): Promise<unknown> => {
     const name = request.params.name;
     let schema = schemas.get(name);
     if (schema === undefined) schema = (await ownTools(server)).get(name);
     if (schema === undefined) {
       options.onCoerce?.({ tool: name, schemaFound: false, dispatched: true });
-      return request as unknown as JSONRPCMessage;
+      return request;
     }
     const call = await prepare(request.params.arguments ?? {}, schema, name, options);
     if (!call.ok) {
       options.onCoerce?.({ tool: name, schemaFound: true, dispatched: false, call });
-      await send({ jsonrpc: '2.0', id: request.id, result: errorResult(call.message ?? 'Invalid parameters.') } as JSONRPCMessage);
+      await send({ jsonrpc: '2.0', id: request.id, result: answer(request, call.message ?? 'Invalid parameters.') });
       return undefined;
     }
     options.onCoerce?.({ tool: name, schemaFound: true, dispatched: true, call });
-    return { ...request, params: { ...request.params, arguments: call.args } } as unknown as JSONRPCMessage;
+    return { ...request, params: { ...request.params, arguments: call.args } };
   };
 
-  Object.defineProperty(transport, 'onmessage', {
-    configurable: true,
-    enumerable: true,
-    get: () => (deliver === undefined ? undefined : wrapped),
-    set: (handler: Handler | undefined) => {
-      deliver = handler;
+  const send = tapTransport(transport, {
+    sent(message: WireMessage): void {
+      if (message.method === 'notifications/tools/list_changed') schemas.clear();
+      // Only a response answers the client: the server's own requests count their ids apart.
+      if (message.id !== undefined && message.method === undefined) schemas.responded(message.id, message.result);
+    },
+    received(message: WireMessage, extra: unknown, deliver: Deliver): void {
+      if (message.method === 'tools/list' && message.id !== undefined) schemas.listRequested(message.id, message.params?.cursor === undefined);
+      const needsRepair = message.method === 'tools/call' && message.id !== undefined && typeof message.params?.name === 'string';
+      if (!needsRepair && pending === 0) {
+        deliver(message, extra);
+        return;
+      }
+      // Keep the order of messages: once one waits for a schema, the rest wait behind it.
+      pending++;
+      queue = queue
+        .then(async () => {
+          const repaired = needsRepair ? await repairRequest(message as CallRequest) : message;
+          if (repaired !== undefined) deliver(repaired, extra);
+        })
+        .catch(() => deliver(message, extra))
+        .finally(() => pending--);
     },
   });
 }
 
 /** The server's own tool list, from its registered `tools/list` handler (every page, within `Paging`'s bounds). */
-async function ownTools(server: Server): Promise<Map<string, unknown>> {
+async function ownTools(server: McpLowLevelServer): Promise<Map<string, unknown>> {
   const tools = new Map<string, unknown>();
   const handler = (server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers?.get('tools/list');
   if (handler === undefined) return tools;
@@ -122,4 +124,3 @@ async function ownTools(server: Server): Promise<Map<string, unknown>> {
   }
   return tools;
 }
-

@@ -19,6 +19,7 @@
  */
 import { isAscii, isShortAscii } from './ascii.js';
 import { decodeString, scalarEnd, scanJson, skipSpace, type JsonVisitor } from '../../json/scanner.js';
+import { topLevelParts, type TopLevelPart } from '../../json/top-level.js';
 
 /**
  * Copies what the proxy keeps of a line (an id until its answer, a tool name, a call shape), so no
@@ -301,41 +302,11 @@ class HeadFinder implements JsonVisitor {
 
 /** The spans of the members of the JSON array `text`; `undefined` when it is not one (or not JSON). */
 export function memberSpans(text: string): [start: number, end: number][] | undefined {
-  const finder = new MemberFinder();
+  let parts: TopLevelPart[];
   try {
-    scanJson(text, finder);
+    parts = topLevelParts(text);
   } catch {
     return undefined;
   }
-  return finder.isArray ? finder.spans : undefined;
-}
-
-/** A visitor that records where each value of depth 1 starts and ends. */
-class MemberFinder implements JsonVisitor {
-  isArray = false;
-  readonly spans: [number, number][] = [];
-  private depth = 0;
-  private start = -1;
-
-  open(isArray: boolean, at: number): void {
-    if (this.depth === 0) this.isArray = isArray;
-    else if (this.depth === 1) this.start = at;
-    this.depth++;
-  }
-  key(): void {}
-  string(start: number, end: number): void {
-    this.scalar(start, end);
-  }
-  number(start: number, end: number): void {
-    this.scalar(start, end);
-  }
-  literal(_value: boolean | null, start: number, end: number): void {
-    this.scalar(start, end);
-  }
-  close(at: number): void {
-    if (--this.depth === 1) this.spans.push([this.start, at + 1]);
-  }
-  private scalar(start: number, end: number): void {
-    if (this.depth === 1) this.spans.push([start, end]);
-  }
+  return text.charCodeAt(skipSpace(text, 0)) === OPEN_BRACKET ? parts.map((part) => [part.start, part.end]) : undefined;
 }

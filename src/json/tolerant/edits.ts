@@ -20,7 +20,13 @@ export type SyntaxRule =
   | 'escaped-layout'
   | 'stray-bracket'
   | 'null-arguments'
-  | 'gemma-string';
+  | 'gemma-string'
+  | 'end-tokens'
+  | 'call-wrapper'
+  | 'reasoning-block'
+  | 'language-tag'
+  | 'over-escaped'
+  | 'equals-colon';
 
 /**
  * How an edit that writes a string or key token whole read the input token: JSON's escapes

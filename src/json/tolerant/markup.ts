@@ -3,10 +3,11 @@
  * arguments, recognised where the arguments (or a key, a colon or a comma inside them) should be,
  * and refused by the format's name, so the message says which parser did not do its work.
  */
+import { ENGINE_ENDS, partialEndAt, skipBlank } from './engines.js';
 import type { Source } from './source.js';
 
 /** The opening tags of serving engines' tool-call formats, which a tool parser turns into JSON arguments. */
-const MARKUP = /<(?:\|tool_calls_section_begin\||\|tool_call_begin\||\|tool_call_argument_begin\||\|tool_call>|\|[a-z]+\|>|\/?(?:tool_call>|arg_key>|arg_value>|function=|parameter=|function_calls>|invoke[ >]|think>|minimax:|\W{1,2}DSML\W)|\uff5ctool\u2581)|\[TOOL_CALLS\]|\]<\]minimax\[>\[/y;
+const MARKUP = /<(?:\|tool_calls_section_begin\||\|tool_call_begin\||\|tool_call_argument_begin\||\|tool_call>|\|[a-z]+\|>|\/{0,2}(?:tool_call>|arg_key>|arg_value>|function=|parameter=|function_calls>|invoke[ >]|think>|minimax:|\W{1,2}DSML\W)|\uff5ctool\u2581)|\[TOOL_CALLS\]|\]<\]minimax\[>\[/y;
 /** Which model family's format a text of tool-call markup is in, by the first of these tags it holds. */
 const MARKUP_FORMATS: readonly (readonly [string, string])[] = [
   // MiniMax and DeepSeek's DSML wrap Anthropic-like <invoke> and <parameter> tags: named first.
@@ -41,7 +42,69 @@ export function refuseMarkup(source: Source, at: number): void {
   if (match === null) return;
   const format = MARKUP_FORMATS.find(([tag]) => body.includes(tag))![1];
   if (format === 'reasoning') {
-    source.fail(at, `the arguments hold the model's reasoning (${JSON.stringify(match[0])}), not JSON: the serving engine's reasoning parser did not separate it from the tool call (check its reasoning parser for this model)`);
+    source.fail(at, `the arguments hold the model's reasoning (${JSON.stringify(match[0])}), not JSON: the serving engine's reasoning parser did not separate it from the tool call (check its reasoning parser for this model); send the arguments alone, as one JSON object, with any reasoning closed before them`);
   }
-  source.fail(at, `the arguments are tool-call markup (${JSON.stringify(match[0])}, the ${format} format), not JSON: the serving engine's tool parser did not turn the model's tool call into JSON arguments (check its tool-call parser for this model)`);
+  source.fail(at, `the arguments are tool-call markup (${JSON.stringify(match[0])}, the ${format} format), not JSON: the serving engine's tool parser did not turn the model's tool call into JSON arguments (check its tool-call parser for this model); send the arguments alone, as one JSON object, without the format's tags`);
+}
+
+/** Closing tags of XML tool-call formats (Qwen3-Coder, Anthropic XML, GLM) after the arguments. */
+const CLOSING_TAG = /<\/(?:parameter|function|invoke|arg_value|function_calls)>/y;
+
+/**
+ * Refuses, naming it, what follows complete arguments when it is engine markup that is not one
+ * engine's whole end sequence: a token cut short, a second call after the end tokens, Mistral's
+ * `[TOOL_CALLS]` starting another call, closing tags of an XML format. Returns when it is none of these.
+ *
+ * @param wrapper - A Hermes `<tool_call>` wrapper was opened before the arguments.
+ * @throws {ArgsParseError} For such markup.
+ */
+export function refuseAfter(source: Source, at: number, wrapper: boolean): void {
+  const body = source.body;
+  const next = skipBlank(body, at);
+  const partial = partialEndAt(body, at);
+  if (partial !== undefined) {
+    const written = body.slice(next).trimEnd();
+    source.fail(at, `the arguments end in ${JSON.stringify(written)}, a part of the end token ${JSON.stringify(partial)} (a token cut short is no known sequence): refused. Send the arguments alone, as one JSON object`);
+  }
+  if (body.startsWith('[TOOL_CALLS]', next)) {
+    source.fail(at, 'a second tool call ("[TOOL_CALLS]", the Mistral format) follows the arguments: two calls were glued into one: refused. Send each call on its own, its arguments as one JSON object');
+  }
+  CLOSING_TAG.lastIndex = next;
+  if (CLOSING_TAG.test(body)) {
+    const tag = body.slice(next, CLOSING_TAG.lastIndex);
+    source.fail(at, `the closing tag ${JSON.stringify(tag)} of an XML tool-call format follows the arguments: the call was written in that format and read only in part (a parameter may be lost): refused. Send the arguments alone, as one JSON object`);
+  }
+  const first = ENGINE_ENDS.flatMap(({ sequences }) => sequences.flat()).find((token) => body.startsWith(token, next));
+  if (first !== undefined) {
+    source.fail(at, `the end token ${JSON.stringify(first)} after the arguments is followed by more text (a second call, or another engine's tokens): refused. Send one call's arguments alone, as one JSON object`);
+  }
+  if (wrapper) source.fail(at, 'the <tool_call> wrapper opened before the arguments is not closed right after them: refused. Send the arguments alone, as one JSON object');
+}
+
+/** A call id the way Kimi K2 writes one (`functions.read_file:0`), or Gemma 4's call head (`call:ns:create`, omlx#1854), before the arguments. */
+const CALL_ID = /(?:(?:functions\.)?[A-Za-z_][\w.-]*:\d+|call:[A-Za-z_][\w.:-]*)[ \t\r\n]*(?=[{<])/y;
+
+/**
+ * Refuses a call id before the arguments (`functions.read_file:0{…}`, Kimi K2's id, or Gemma 4's
+ * `call:create{…}`, which the tool parser should have taken off), naming it; returns when there is none at `at`.
+ *
+ * @throws {ArgsParseError} For such an id.
+ */
+export function refuseCallId(source: Source, at: number): void {
+  CALL_ID.lastIndex = at;
+  if (!CALL_ID.test(source.body)) return;
+  const id = source.body.slice(at, CALL_ID.lastIndex).trim();
+  source.fail(at, `a tool-call id (${JSON.stringify(id)}, the ${id.startsWith('call:') ? 'Gemma 4' : 'Kimi K2'} format) stands before the arguments: the serving engine's tool parser did not take it off (check its tool-call parser for this model): refused. Send the arguments alone, as one JSON object`);
+}
+
+/**
+ * Refuses a quote written `\"` where a key or a value must start: the quotes of the arguments
+ * escaped once too many (only some of them: all of them is the `over-escaped` reading, read before
+ * this). Returns when no `\"` is at `at`.
+ *
+ * @throws {ArgsParseError} For such a quote.
+ */
+export function refuseEscapedQuote(source: Source, at: number): void {
+  if (!source.body.startsWith('\\"', at)) return;
+  source.fail(at, 'a quote is written \\" outside any string (escaped once too many, and not every quote of the arguments is): which quotes are the string\'s own cannot be known: refused. Send the arguments as plain JSON, each string in plain double quotes');
 }

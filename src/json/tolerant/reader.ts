@@ -6,10 +6,11 @@
  * off before anything is repaired, and never completed. Iterative: depth costs memory, not stack.
  */
 import type { Edit, Escapes, SyntaxRule } from './edits.js';
-import { findBody } from './envelope.js';
+import { readAfter, type AfterContext } from './after.js';
+import { findBody, type Body } from './envelope.js';
 import type { EscapeKinds } from './escapes.js';
-import { skipLayout, type EditSink } from './layout.js';
-import { refuseMarkup } from './markup.js';
+import { skipLayout } from './layout.js';
+import { refuseCallId, refuseEscapedQuote, refuseMarkup } from './markup.js';
 import type { TokenSpans } from './preserve.js';
 import { opensString, QuotedString } from './quoted.js';
 import { MAX_READINGS, type StrayReadings } from './readings.js';
@@ -31,27 +32,32 @@ export interface Reading {
 const BLANK = /^\s*$/;
 
 const OPEN_BRACE = 0x7b;
+/** What after `=` makes it no colon: `==`, `=>`. */
+const EQUALS_OTHER = /[=>]/;
 const OPEN_BRACKET = 0x5b;
 
 /**
  * Reads `text` as one value in the tolerant grammar and returns the edits that make it strict
  * JSON. Blank text (inside a fence or not) reads as `{}`.
  *
+ * @param markup - The `markup` rule: a serving engine's markup around complete arguments is dropped (`engines.ts`).
  * @throws {ArgsParseError} With `truncated: true` when the text was cut off; without it when the
  *   text has no single reading (two values, `NaN`, prose around the arguments, …).
  */
-export function readTolerant(text: string): Reading {
+export function readTolerant(text: string, markup = true): Reading {
   const edits: Edit[] = [];
-  const { start, end } = findBody(text, edits);
+  const body = findBody(text, edits, markup);
+  const { start, end } = body;
   const source = new Source(text, start, end);
-  const reader = new Reader(source, edits);
+  const reader = new Reader(source, edits, body.after);
   if (BLANK.test(source.body)) {
+    if (body.after === 'wrapper') source.fail(source.body.length, 'the <tool_call> wrapper holds no arguments and is never closed');
     edits.push({ start: start, end, to: '{}', rule: 'empty-arguments' });
   } else {
     reader.read();
     reader.resolvePending();
   }
-  if (end < text.length) edits.push({ start: end, end: text.length, to: '', rule: 'code-fence' });
+  edits.push(...body.tail);
   return { edits, tokens: reader.spans(), rootString: reader.rootString(), stray: reader.stray };
 }
 
@@ -72,13 +78,13 @@ interface Pending {
 const TOKEN_ROOM_SHIFT = 3;
 const TOKEN_ROOM_MAX = 1 << 16;
 
-class Reader implements EditSink {
+class Reader implements AfterContext {
   /** The string and number tokens read so far, in its first `count` entries. */
   private readonly tokens: TokenSpans;
   private count = 0;
-  private readonly source: Source;
+  readonly source: Source;
   private readonly body: string;
-  private readonly edits: Edit[];
+  readonly edits: Edit[];
   private readonly quoted = new QuotedString();
   private i = 0;
   /** True once the text has shown it is a Python literal (a single-quoted string, `True`, `False`, `None`). */
@@ -88,18 +94,21 @@ class Reader implements EditSink {
   /** Where the root value starts when it is a string. */
   private rootStringAt = -1;
   /** The last closing bracket read (-1 for none): when `after()` reads it, the root container's, which closes last. */
-  private rootClose = -1;
+  rootClose = -1;
   /**
    * The closing brackets (positions in the text, at most `MAX_READINGS` of them) that, dropped
    * instead of an extra one after the root, give another value each: each closes a container
    * whose every enclosing container, the root included, is of its kind, and a member follows it
    * in its parent (that member would move in).
    */
-  private readonly shifted: number[] = [];
+  readonly shifted: number[] = [];
   /** The extra closing bracket after the root and the others that may be the extra one, when there are such. */
   stray: StrayReadings | undefined;
+  /** What may follow the root value (see `Body.after`). */
+  readonly allowed: Body['after'];
 
-  constructor(source: Source, edits: Edit[]) {
+  constructor(source: Source, edits: Edit[], allowed: Body['after']) {
+    this.allowed = allowed;
     this.source = source;
     this.body = source.body;
     this.edits = edits;
@@ -123,6 +132,7 @@ class Reader implements EditSink {
     let chainClose = -1;
     this.skip();
     refuseMarkup(source, this.i);
+    refuseCallId(source, this.i);
     for (;;) {
       this.skip();
       if (this.i >= body.length) source.cut(this.i, open.length === 0 ? 'the text ends before any value' : 'the text ends where a value must follow');
@@ -148,7 +158,8 @@ class Reader implements EditSink {
       for (;;) {
         this.skip();
         if (open.length === 0) {
-          if (this.i < body.length) this.after();
+          if (this.i < body.length) readAfter(this, this.i);
+          else if (this.allowed === 'wrapper') source.fail(this.i, 'the <tool_call> wrapper opened before the arguments is never closed: refused. Send the arguments alone, as one JSON object');
           return;
         }
         if (this.i >= body.length) source.cut(this.i, `the text ends inside an ${open[open.length - 1] ? 'array' : 'object'}`);
@@ -198,6 +209,7 @@ class Reader implements EditSink {
     if (opensString(body, at)) {
       this.string(at);
     } else {
+      refuseEscapedQuote(source, at);
       const end = wordEnd(body, at);
       refuseKeyValue(source, at, end);
       if (end === -1) {
@@ -212,9 +224,13 @@ class Reader implements EditSink {
     }
     this.skip();
     if (this.i >= body.length) source.cut(this.i, 'the text ends after a key');
-    if (body.charCodeAt(this.i) !== 0x3a) {
-      refuseMarkup(source, this.i);
-      source.fail(this.i, `Expected ':' but got ${source.describe(this.i)}`);
+    const colon = this.i;
+    if (body.charCodeAt(colon) === 0x3d && !EQUALS_OTHER.test(body[colon + 1] ?? '')) {
+      // `"path"= "a"`: `=` between a key and its value, where nothing else reads (`==` and `=>` are refused).
+      this.edit(colon, colon + 1, ':', 'equals-colon');
+    } else if (body.charCodeAt(colon) !== 0x3a) {
+      refuseMarkup(source, colon);
+      source.fail(colon, `Expected ':' but got ${source.describe(colon)}`);
     }
     this.i++;
   }
@@ -239,6 +255,7 @@ class Reader implements EditSink {
     const end = wordEnd(body, at);
     if (end === -1) {
       refuseMarkup(source, at);
+      refuseEscapedQuote(source, at);
       source.fail(at, `Unexpected character ${source.describe(at)}`);
     }
     const python = literalWord(source, at, end);
@@ -299,34 +316,6 @@ class Reader implements EditSink {
     this.tokens[count] = offset + start;
     this.tokens[count + 1] = isString ? offset + end : -(offset + end);
     this.count = count + 2;
-  }
-
-  /**
-   * What follows a complete root value: one closing bracket (`]` or `}`, of either kind) after a
-   * root container, with nothing after it, is dropped; another value, prose or anything else is refused.
-   */
-  private after(): void {
-    const { body, i } = this;
-    const source: Source = this.source;
-    const code = body.charCodeAt(i);
-    if (this.rootClose !== -1 && (code === 0x5d || code === 0x7d)) {
-      // Comments after it are recorded first: its edit goes before theirs.
-      const before = this.edits.length;
-      this.i = i + 1;
-      this.skip();
-      if (this.i >= body.length) {
-        // Of the root's kind, it could close the root, and the root's own bracket, or another, be the extra one.
-        if (code === this.rootClose && this.shifted.length !== 0) this.stray = { last: this.source.offset + i, others: this.shifted };
-        this.edit(i, i + 1, '', 'stray-bracket', before);
-        return;
-      }
-      source.fail(i, `Unexpected ${source.describe(i)} after the arguments`);
-    }
-    if (code === OPEN_BRACE || code === OPEN_BRACKET || opensString(body, i)) {
-      source.fail(i, 'a second value follows the first one (two values back to back)');
-    }
-    refuseMarkup(source, i);
-    source.fail(i, `Unexpected ${source.describe(i)} after the arguments`);
   }
 
   /** Skips white space and comments (recording the comments). */

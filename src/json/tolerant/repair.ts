@@ -7,7 +7,8 @@
 import { applyEdits, summarizeEdits, type SyntaxChange } from './edits.js';
 import { checkTokensKept } from './preserve.js';
 import { readTolerant, type Reading } from './reader.js';
-import { strayBracketError } from './readings.js';
+import { decodeOnce, opensOverEscaped, quotesUnescaped } from './over-escaped.js';
+import { AmbiguousTextError, strayBracketError } from './readings.js';
 import { ArgsParseError, locate } from '../errors.js';
 
 export type { SyntaxChange, SyntaxRule } from './edits.js';
@@ -21,6 +22,17 @@ export interface SyntaxRepair {
 }
 
 const NONE: readonly SyntaxChange[] = Object.freeze([]);
+
+/** The syntax rules that have switches of their own (see `LenientRules`). */
+export interface TextRules {
+  /** A serving engine's markup around complete arguments is dropped (`engines.ts`). */
+  readonly markup: boolean;
+  /** Arguments whose every quote is escaped once too many are decoded once (`over-escaped.ts`). */
+  readonly overEscaped: boolean;
+}
+
+/** Every switched syntax rule on. */
+export const ALL_TEXT_RULES: TextRules = Object.freeze({ markup: true, overEscaped: true });
 
 /**
  * Repairs the syntax of argument text: a code fence, a byte-order mark, comments, trailing
@@ -36,11 +48,15 @@ const NONE: readonly SyntaxChange[] = Object.freeze([]);
  * @example
  * repairJsonText("{'path': 'a.py', 'recursive': True}").text // '{"path": "a.py", "recursive": true}'
  */
-export function repairJsonText(text: string): SyntaxRepair {
-  const reading = readTolerant(text);
+export function repairJsonText(text: string, rules: TextRules = ALL_TEXT_RULES): SyntaxRepair {
+  if (rules.overEscaped && opensOverEscaped(text)) {
+    const decoded = overEscaped(text, rules);
+    if (decoded !== undefined) return decoded;
+  }
+  const reading = readTolerant(text, rules.markup);
   const repaired = repairedText(text, reading);
   const changes = reading.edits.length === 0 ? NONE : summarizeEdits(text, reading.edits);
-  const inner = reading.rootString === undefined ? undefined : unwrapObjectText(reading.rootString);
+  const inner = reading.rootString === undefined ? undefined : unwrapObjectText(reading.rootString, rules.markup);
   if (inner === undefined) return { text: repaired, changes };
   const unwrapped: SyntaxChange = { path: '', from: repaired, to: inner.text, rule: 'double-encoded' };
   return { text: inner.text, changes: [...changes, unwrapped, ...inner.changes] };
@@ -58,13 +74,39 @@ function repairedText(text: string, reading: Reading): string {
   return repaired;
 }
 
+/**
+ * Over-escaped arguments (see `over-escaped.ts`) decoded once and repaired, or `undefined` when
+ * the text does not decode (the reader then refuses it, naming the escaped quote).
+ *
+ * @throws {AmbiguousTextError} When the text with only its quotes unescaped reads too, as another value.
+ * @throws {ArgsParseError} When the decoded text is cut off, or has no single reading.
+ */
+function overEscaped(text: string, rules: TextRules): SyntaxRepair | undefined {
+  const decoded = decodeOnce(text);
+  if (decoded === undefined) return undefined;
+  const inner = { ...rules, overEscaped: false };
+  const repaired = repairJsonText(decoded, inner);
+  const other = quotesUnescaped(text);
+  let second: string | undefined;
+  try {
+    second = repairJsonText(other, inner).text;
+  } catch {
+    second = undefined;
+  }
+  if (second !== undefined && JSON.stringify(JSON.parse(second)) !== JSON.stringify(JSON.parse(repaired.text))) {
+    const reason = 'every quote is escaped once too many (\\"), and the other backslashes read two ways: decoded once with the quotes (a \\n a line break) or as written (a backslash and an n)?: refused. Send the arguments as plain JSON, each string in plain double quotes';
+    throw new AmbiguousTextError(reason, text, 0, [repaired.text, second]);
+  }
+  return { text: repaired.text, changes: [{ path: '', from: text, to: decoded, rule: 'over-escaped' }, ...repaired.changes] };
+}
+
 /** The object a string's content is the text of (repaired once more), or `undefined`. */
-function unwrapObjectText(content: string): SyntaxRepair | undefined {
+function unwrapObjectText(content: string, markup: boolean): SyntaxRepair | undefined {
   const trimmed = content.trim();
   if (trimmed[0] !== '{' || trimmed[trimmed.length - 1] !== '}') return undefined;
   try {
     // Trimmed, the content starts with `{`: read at all, it reads as an object, never as a root string.
-    const reading = readTolerant(content);
+    const reading = readTolerant(content, markup);
     const repaired = repairedText(content, reading);
     return { text: repaired, changes: reading.edits.length === 0 ? NONE : summarizeEdits(content, reading.edits) };
   } catch {
@@ -78,7 +120,7 @@ function unwrapObjectText(content: string): SyntaxRepair | undefined {
  */
 export function truncationOf(text: string): ArgsParseError | undefined {
   try {
-    readTolerant(text);
+    readTolerant(text, false);
   } catch (error) {
     if (error instanceof ArgsParseError && error.truncated) return error;
   }
