@@ -13,28 +13,19 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { startGateway } from '../src/adapters/gateway/run.js';
 import { captureStream } from './_helpers/gateway.js';
 import { BIN } from './_helpers/run.js';
+import { REPORT_CASES } from './_helpers/report-rows.js';
 import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
 import { startHttpPeer } from './peers/http-server.js';
 
 afterAll(removeTempDirs);
 
-interface Case {
-  readonly name: string;
-  readonly files: Record<string, string[]>;
-  readonly args: string[];
-  readonly status: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-const { cases } = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'report', 'report.json'), 'utf8')) as { cases: Case[] };
 
 function report(args: readonly string[], cwd: string) {
   return spawnSync(process.execPath, [BIN, 'report', ...args], { cwd, encoding: 'utf8' });
 }
 
 describe('schema-coerce report, fixture rows', () => {
-  test.each(cases.map((row) => [row.name, row] as const))('%s', (_name, row) => {
+  test.each(REPORT_CASES.map((row) => [row.name, row] as const))('%s', (_name, row) => {
     const folder = makeTempDir('report-');
     for (const [name, lines] of Object.entries(row.files)) writeFileSync(join(folder, name), lines.map((line) => `${line}\n`).join(''));
     const run = report(row.args, folder);

@@ -4,7 +4,7 @@
  * (the folder left out of the names on stderr). test/report-cli.test.ts runs the same rows through
  * the built CLI; this one also checks the HTML page's text for the rows that read files.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { UsageError } from '../src/adapters/cli/flags.js';
@@ -12,22 +12,13 @@ import { reportHtml } from '../src/adapters/cli/report-html.js';
 import { readLogs } from '../src/adapters/cli/report-read.js';
 import { runReport } from '../src/adapters/cli/report.js';
 import { captureStream } from './_helpers/gateway.js';
+import { REPORT_CASES } from './_helpers/report-rows.js';
 import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
 
 afterAll(removeTempDirs);
 
-interface Case {
-  readonly name: string;
-  readonly files: Record<string, string[]>;
-  readonly args: string[];
-  readonly status: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
 
-const { cases } = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'report', 'report.json'), 'utf8')) as { cases: Case[] };
-
-test.each(cases.map((row) => [row.name, row] as const))('%s', async (_name, row) => {
+test.each(REPORT_CASES.map((row) => [row.name, row] as const))('%s', async (_name, row) => {
   const folder = makeTempDir('report-rows-');
   for (const [name, lines] of Object.entries(row.files)) writeFileSync(join(folder, name), lines.map((line) => `${line}\n`).join(''));
   const args = row.args.map((arg) => (arg.startsWith('-') ? arg : join(folder, arg)));
