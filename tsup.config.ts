@@ -26,8 +26,6 @@ export default defineConfig([
   {
     entry: { cli: 'src/cli.ts' },
     format: ['esm'],
-    // One file: the validator the CLI loads on demand is inlined, never a second copy of the core in a chunk.
-    splitting: false,
     target: 'node18',
     banner: { js: '#!/usr/bin/env node' },
     define: { __VERSION__: JSON.stringify(version) },

@@ -355,4 +355,5 @@ async function main(): Promise<void> {
 
 if (process.argv[2] === 'proxy') await import('./proxy.js');
 else if (process.argv[2] === 'gateway') await import('./gateway.js');
+else if (process.argv[2] === 'cli') await import('./cli.js');
 else await main();

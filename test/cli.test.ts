@@ -1,12 +1,25 @@
-import { writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { runCli } from './_helpers/run.js';
+import { BIN, ROOT, runCli } from './_helpers/run.js';
 import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
 
 afterAll(removeTempDirs);
 
 const SCHEMA = 'examples/get_symbol_info.schema.json';
+
+/** A command line of the CLI, what it reads on stdin, and what it must answer (stderr as a pattern). */
+interface CommandRow {
+  readonly name: string;
+  readonly args: readonly string[];
+  readonly stdin?: string;
+  readonly status: number;
+  readonly stdout: string;
+  readonly stderr?: string;
+}
+
+const COMMANDS = JSON.parse(readFileSync(join(ROOT, 'fixtures', 'cli', 'commands.json'), 'utf8')) as CommandRow[];
 
 describe('schema-coerce (built bin)', () => {
   test('the README quick start prints the repaired arguments', () => {
@@ -64,6 +77,7 @@ describe('schema-coerce (built bin)', () => {
 
   test('--help and --version', () => {
     expect(runCli(['--help'])).toMatchObject({ status: 0, stdout: expect.stringContaining('Usage: schema-coerce') });
+    expect(runCli(['-h']).stdout).toMatch(/--fail-on-refusal {6}exit 3, [^]*\n\nExit status: 0 done, 2 bad input [^]*, 3 a value refused\nunder --fail-on-refusal;/);
     expect(runCli(['--version']).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 
@@ -131,5 +145,35 @@ describe('schema-coerce (built bin)', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(message);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  test.each(COMMANDS.map((row) => [row.name, row] as const))('%s', (_name, row) => {
+    const run = runCli(row.args, row.stdin);
+    expect(run.stdout).toBe(row.stdout);
+    expect(run.status).toBe(row.status);
+    if (row.stderr !== undefined) expect(run.stderr).toMatch(new RegExp(row.stderr));
+  });
+
+  test('a text larger than an output chunk: every rewrite made, every character between them kept, across chunk boundaries', () => {
+    // 3 MB of UTF-8: astral characters (surrogate pairs in the text, 4 bytes out) and two-byte
+    // ones in long strings that straddle the 1 MB chunks, and 200,000 literals rewritten between.
+    const strings = ['é😀x'.repeat(90_001), '☃😀'.repeat(70_003), 'a'.repeat(1_048_573) + '😀'];
+    const items = [...strings.map((s) => JSON.stringify(s)), ...Array.from({ length: 200_000 }, (_, i) => `${i}.0`)];
+    const schema = '{"type":"array","items":{"type":["integer","string"]}}';
+    const input = `[${items.join(', ')}]`;
+    const expected = `[${[...strings.map((s) => JSON.stringify(s)), ...Array.from({ length: 200_000 }, (_, i) => String(i))].join(', ')}]\n`;
+    const run = spawnSync(process.execPath, [BIN, '-s', schema], { cwd: ROOT, input, encoding: 'utf8', maxBuffer: 16 * expected.length });
+    expect({ status: run.status, stderr: run.stderr, length: run.stdout.length }).toEqual({ status: 0, stderr: '', length: expected.length });
+    expect(run.stdout === expected).toBe(true);
+  });
+
+  test('a reader that goes away: one line naming stdout, exit 1, no stack trace', async () => {
+    const child = spawn(process.execPath, [BIN, '-s', '{"type":"array","items":{"type":"integer"}}'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdin.end(`[${'1.0,'.repeat(1_000_000)}1.0]`);
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect({ status, stderr }).toEqual({ status: 1, stderr: 'schema-coerce: stdout: cannot write the output (EPIPE)\n' });
   });
 });

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { ArgsCycleError, ArgsParseError, MissingPeerError, SchemaCoerceError, locate } from '../src/json/errors.js';
 import { copyObject, hasOwn, isPlainObject, ownValue, setOwn } from '../src/json/objects.js';
 import { PointerPath, escapeToken, parsePointer, valueAtPointer } from '../src/json/pointer.js';
-import { flatCopy, flatSlice } from '../src/json/strings.js';
+import { editDistance, flatCopy, flatSlice } from '../src/json/strings.js';
 
 describe('JSON Pointer', () => {
   test.each([
@@ -163,5 +163,39 @@ describe('the error family', () => {
     expect(error.need).toBe("needs the optional peer dependency ajv (npm install ajv): Cannot find package 'ajv'");
     expect(error.message).toBe("[schema-coerce] validation needs the optional peer dependency ajv (npm install ajv): Cannot find package 'ajv'");
     expect(new MissingPeerError('x', 'p', 'plain text').need).toBe('needs the optional peer dependency p (npm install p): plain text');
+  });
+});
+
+describe('editDistance (optimal string alignment)', () => {
+  test.each([
+    ['', '', 0],
+    ['abc', 'abc', 0],
+    ['abc', 'acb', 1],
+    ['ab', 'ba', 1],
+    ['xy', 'yx', 1],
+    ['abcdef', 'abcfed', 2],
+    ['abcd', 'badc', 2],
+    ['ca', 'abc', 3],
+    ['kitten', 'sitting', 3],
+    ['ab', 'abcde', 3],
+    ['gatway', 'gateway', 1],
+    ['porxy', 'proxy', 1],
+    ['abc', 'ab', 1],
+    ['ab', 'b', 1],
+    ['b', 'ab', 1],
+  ])('%j to %j: %i', (a, b, distance) => {
+    expect(editDistance(a, b)).toBe(distance);
+    expect(editDistance(b, a)).toBe(distance);
+  });
+
+  test('lengths more than 3 apart are Infinity, without a table', () => {
+    expect(editDistance('a', 'abcde')).toBe(Infinity);
+    expect(editDistance('abcde', 'a')).toBe(Infinity);
+  });
+
+  test('a name longer than the table grows it, and a short one after it is still right', () => {
+    expect(editDistance('x'.repeat(70), `${'x'.repeat(69)}y`)).toBe(1);
+    expect(editDistance('x'.repeat(64), 'x'.repeat(64))).toBe(0);
+    expect(editDistance('ab', 'ba')).toBe(1);
   });
 });

@@ -89,3 +89,76 @@ describe('the text path keeps the text as it came', () => {
     expect(coerceArgsJson(`{"s":"${long}","n":5.0,"t":"${long}"}`, schema)).toBe(`{"s":"${long}","n":5,"t":"${long}"}`);
   });
 });
+
+describe('a builder of the caller\'s (the CLI writes the spans as the text path finds them)', () => {
+  const integers = { type: 'object', properties: { n: { type: 'integer' }, m: { type: 'integer' }, s: { type: 'string' } } };
+
+  /** A builder that records what it is handed, and builds as the library's does. */
+  async function recorder() {
+    const { TextEditsBuilder } = await import('../src/coerce/coerce.js');
+    return new (class extends TextEditsBuilder {
+      readonly pushed: [number, number, string][] = [];
+      builds = 0;
+      override push(start: number, end: number, text: string): void {
+        this.pushed.push([start, end, text]);
+        super.push(start, end, text);
+      }
+      override build() {
+        this.builds++;
+        return super.build();
+      }
+    })();
+  }
+
+  test('gets every span in order as it is found, and what comes back is its build()', async () => {
+    const { coerceArgsJsonEdits } = await import('../src/coerce/coerce.js');
+    const { listOf } = await import('./_helpers/text-edits.js');
+    const builder = await recorder();
+    const edits = coerceArgsJsonEdits('{"n": 5.0, "s": "x", "m": 1e1}', integers, {}, undefined, builder);
+    expect(builder.pushed).toEqual([[7, 9, ''], [26, 29, '10']]);
+    expect(builder.builds).toBe(1);
+    expect(listOf(edits)).toEqual([{ start: 7, end: 9, text: '' }, { start: 26, end: 29, text: '10' }]);
+  });
+
+  test('nothing to rewrite: nothing pushed, built once, no edit', async () => {
+    const { coerceArgsJsonEdits } = await import('../src/coerce/coerce.js');
+    const builder = await recorder();
+    expect(coerceArgsJsonEdits('{"n": 5}', integers, {}, undefined, builder).length).toBe(0);
+    expect([builder.pushed, builder.builds]).toEqual([[], 1]);
+  });
+
+  test('a repeated key: what was pushed is void, build() is not called, the edits come back as without a builder', async () => {
+    const { coerceArgsJsonEdits } = await import('../src/coerce/coerce.js');
+    const { listOf } = await import('./_helpers/text-edits.js');
+    const text = '{"n": 5.0, "n": 5.0}';
+    const builder = await recorder();
+    const edits = listOf(coerceArgsJsonEdits(text, integers, {}, undefined, builder));
+    expect(builder.builds).toBe(0);
+    expect(edits).toEqual(listOf(coerceArgsJsonEdits(text, integers)));
+    expect(edits).toEqual([{ start: 7, end: 9, text: '' }, { start: 17, end: 19, text: '' }]);
+  });
+
+  test('syntax repair writes the output: build() is not called, one edit spans the text', async () => {
+    const { coerceArgsJsonEdits } = await import('../src/coerce/coerce.js');
+    const { listOf } = await import('./_helpers/text-edits.js');
+    const builder = await recorder();
+    const edits = coerceArgsJsonEdits("{'n': 5.0,}", integers, { lenient: true }, undefined, builder);
+    expect(builder.builds).toBe(0);
+    expect(listOf(edits)).toEqual([{ start: 0, end: 11, text: '{"n":5}' }]);
+  });
+
+  test('text that is not JSON throws, and build() is not called', async () => {
+    const { coerceArgsJsonEdits } = await import('../src/coerce/coerce.js');
+    const builder = await recorder();
+    expect(() => coerceArgsJsonEdits('{"n": 5.0, "m": 2.0', integers, {}, undefined, builder)).toThrow(/cut off/);
+    expect([builder.pushed.length, builder.builds]).toEqual([2, 0]);
+  });
+
+  test('the next call without a builder does not use the last one', async () => {
+    const { coerceArgsJsonEdits } = await import('../src/coerce/coerce.js');
+    const builder = await recorder();
+    coerceArgsJsonEdits('{"n": 5.0}', integers, {}, undefined, builder);
+    expect(coerceArgsJsonEdits('{"n": 6.0}', integers).length).toBe(1);
+    expect(builder.pushed).toEqual([[7, 9, '']]);
+  });
+});

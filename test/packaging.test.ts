@@ -44,9 +44,10 @@ const TEXT_PATH_BUDGET = 28_500;
  * Bytes of every CommonJS file of dist/, unminified: 154 KB when the core was first shared (182 KB
  * after the second wave of syntax repairs), 750 KB when each entry carried a copy of it. Measured
  * 2026-12-03 with tsup from a clean dist/: 235,701 B on main before issue #42 (past this budget
- * already), 250,534 B with it (+14,833 B): 255 KB.
+ * already), 250,534 B with it (+14,833 B); 261,802 B with `repairToolResult` and SDK v2 in
+ * `schema-coerce/mcp` (#40): 265 KB.
  */
-const CJS_BUDGET = 255_000;
+const CJS_BUDGET = 265_000;
 
 const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name);
 const run = (file: string, args: string[], cwd: string): string => execFileSync(file, args, { cwd, encoding: 'utf8', stdio: 'pipe' });
@@ -133,7 +134,10 @@ describe('packaging', () => {
 
   test('the entries share the core: one chunk of each format holds it, and the CommonJS files stay within their budget', () => {
     const dist = join(consumer, 'node_modules', 'schema-coerce', 'dist');
-    const code = readdirSync(dist).filter((name) => /\.c?js$/.test(name) && name !== 'cli.js');
+    // The CLI is a build of its own (one ESM file and the chunks it names, its validator loaded on
+    // demand): it carries its own core, which no library entry loads.
+    const cli = readFileSync(join(dist, 'cli.js'), 'utf8');
+    const code = readdirSync(dist).filter((name) => /\.c?js$/.test(name) && name !== 'cli.js' && !cli.includes(`./${name}`));
     // The integer rule's name is written once, in the core's walk: a copy of the core repeats it.
     const holding = code.filter((name) => readFileSync(join(dist, name), 'utf8').includes('"integer-literal"'));
     expect(holding.filter((name) => name.endsWith('.cjs'))).toHaveLength(1);

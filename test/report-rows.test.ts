@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { UsageError } from '../src/adapters/cli/flags.js';
+import { UsageError } from '../src/adapters/cli/errors.js';
 import { reportHtml } from '../src/adapters/cli/report-html.js';
 import { readLogs } from '../src/adapters/cli/report-read.js';
 import { runReport } from '../src/adapters/cli/report.js';

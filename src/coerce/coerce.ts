@@ -4,7 +4,7 @@ import { stringifyArgs } from '../json/lossless.js';
 import type { IntegerRange } from '../json/numbers.js';
 import { hasWork, planFor, planOrNull, type PlanNode } from '../schema/plan.js';
 import { rewriteLiterals } from './text-path.js';
-import { TextEdits } from './text-edits.js';
+import { TextEdits, type TextEditsBuilder } from './text-edits.js';
 import { ArgsParseError } from '../json/errors.js';
 import { skipSpace } from '../json/scanner.js';
 import { markTruncation } from '../json/tolerant/repair.js';
@@ -14,7 +14,7 @@ import { envelopeRefusal, unwrapReadings } from './unwrap.js';
 import { judge } from './gate.js';
 import { Coercion, walk } from './walk.js';
 
-export { TextEdits, applyTextEdits } from './text-edits.js';
+export { TextEdits, TextEditsBuilder, applyTextEdits } from './text-edits.js';
 
 const NOTHING: readonly never[] = Object.freeze([]);
 
@@ -119,14 +119,18 @@ export function coerceArgsJson(text: string, schema: unknown, options?: CoerceOp
  *
  * @param rules - `options.lenient` resolved, when the caller holds it already (the proxy, call
  *   after call: resolving an object of rules makes a new one each time).
+ * @param builder - Where the one-pass text path puts its spans as it finds them (the CLI writes
+ *   them out as they come, none kept): what comes back is then `builder.build()`. Where the text
+ *   goes another way (a repeated key, a shape rule, syntax repair) what was pushed is void,
+ *   `build()` is not called, and the edits come back as without a builder.
  * @throws {ArgsParseError} As `coerceArgsJson` does.
  */
-export function coerceArgsJsonEdits(text: string, schema: unknown, options?: CoerceOptions, rules: Rules | null = resolveRules(options?.lenient)): TextEdits {
-  return coerceText(text, schema, options, true, rules) as TextEdits;
+export function coerceArgsJsonEdits(text: string, schema: unknown, options?: CoerceOptions, rules: Rules | null = resolveRules(options?.lenient), builder?: TextEditsBuilder): TextEdits {
+  return coerceText(text, schema, options, builder ?? true, rules) as TextEdits;
 }
 
 /** The text path: the output string, or with `asEdits` the spans it rewrites (see `rewriteLiterals`). */
-function coerceText(text: string, schema: unknown, options: CoerceOptions | undefined, asEdits: boolean, rules: Rules | null): string | TextEdits {
+function coerceText(text: string, schema: unknown, options: CoerceOptions | undefined, asEdits: boolean | TextEditsBuilder, rules: Rules | null): string | TextEdits {
   if (typeof text !== 'string') throw new ArgsParseError(`expected a string, got ${text === null ? 'null' : typeof text}`);
   const syntax = rules !== null && rules.syntax;
   // A root string may be double-encoded arguments, a root `null` no arguments: under `syntax` the

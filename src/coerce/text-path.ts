@@ -23,7 +23,10 @@ import { Coercion, decide } from './walk.js';
  * with `rules` the scalars lenient rules convert, each decided exactly as the object path decides
  * it), and returns `text` itself when none changed. With `asEdits`, the output comes as the spans
  * rewritten, in order (none when nothing changed): everything between them is `text` as it is, so a
- * caller holding the text's bytes writes those on as they are.
+ * caller holding the text's bytes writes those on as they are. When `asEdits` is a builder of the
+ * caller's, the spans go to its `push` as they are found and the output is its `build()`: a
+ * caller can write them out as they come (it must hold them until the scan is done: a text that
+ * is not JSON throws, and `undefined` voids what was pushed).
  * Returns `undefined` when an object repeats a key (what that means is the object model's call,
  * see `parseArgs`), or when a lenient shape rule may apply (an optional null, a key no schema
  * applies to that may spell a path, a root that may be a wrapper), so the caller takes that path;
@@ -32,7 +35,7 @@ import { Coercion, decide } from './walk.js';
  *
  * @throws {ArgsParseError} When `text` is not JSON.
  */
-export function rewriteLiterals(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asEdits: boolean, keepRepeats = false): string | TextEdits | undefined {
+export function rewriteLiterals(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asEdits: boolean | TextEditsBuilder, keepRepeats = false): string | TextEdits | undefined {
   // One rewriter is reused from call to call (its stacks keep their capacity); a nested call,
   // should one ever happen, gets a fresh one, and so does the call after a scan that threw (the
   // rewriter it left, stacks not empty, is dropped).
@@ -102,14 +105,15 @@ class LiteralRewriter implements JsonVisitor {
   /** A root key is one a wrapper puts arguments under (rule `unwrap`, decided at the end). */
   private wrapper!: boolean;
   /**
-   * Whether the spans rewritten are the output asked for, and those so far (null until the first).
+   * Whether the spans rewritten are the output asked for, and those so far (null until the first,
+   * unless the caller gave its own builder).
    * Declared last: ahead of the fields the string output uses, they made the 1 MB call 4% slower
    * (paired runs).
    */
   private asEdits!: boolean;
   private edits!: TextEditsBuilder | null;
 
-  reset(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asEdits: boolean): void {
+  reset(text: string, root: PlanNode | null, range: IntegerRange, rules: Rules | null, asEdits: boolean | TextEditsBuilder): void {
     this.text = text;
     this.range = range;
     this.rules = rules;
@@ -126,8 +130,8 @@ class LiteralRewriter implements JsonVisitor {
     // Stryker disable next-line StringLiteral: the key is read only after a key of the object sets it; this lets go of the last one (a slice may hold a whole text)
     this.lastKey = '';
     this.wrapper = false;
-    this.asEdits = asEdits;
-    this.edits = null;
+    this.asEdits = asEdits !== false;
+    this.edits = typeof asEdits === 'object' ? asEdits : null;
   }
 
   /** The output: the string, or the spans rewritten when they were asked for (see `rewriteLiterals`). */

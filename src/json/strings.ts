@@ -25,3 +25,28 @@ export function flatCopy(text: string): string {
 export function normalizeName(name: string): string {
   return name.toLowerCase().replace(/[\s_.-]+/g, '');
 }
+
+/** Three rows of the distance table, reused from call to call (grown to the longest name seen). */
+let rows: [Int32Array, Int32Array, Int32Array] = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
+/**
+ * Optimal string alignment distance (Levenshtein with adjacent transpositions) between `a` and
+ * `b`; `Infinity` when their lengths differ by more than 3 (no name that far is a misspelling).
+ */
+export function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 3) return Infinity;
+  if (rows[0].length <= b.length) rows = [new Int32Array(b.length + 1), new Int32Array(b.length + 1), new Int32Array(b.length + 1)];
+  let [before, previous, current] = rows;
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let distance = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) distance = Math.min(distance, before[j - 2]! + 1);
+      current[j] = distance;
+    }
+    [before, previous, current] = [previous, current, before];
+  }
+  return previous[b.length]!;
+}

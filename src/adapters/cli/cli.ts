@@ -1,13 +1,11 @@
 /**
- * The `schema-coerce` command: a thin shell over the text API. Exit 0 on success, 2 on bad
- * input (usage, unreadable files, text that is not JSON) with one line on stderr and nothing
- * on stdout.
+ * The `schema-coerce` command: the main command (`runRepair`, over the text path) and the
+ * `proxy` and `gateway` subcommands. Exit 0 on success, 2 on bad input (usage, unreadable files,
+ * text that is not JSON) with one line on stderr and nothing on stdout, 3 under
+ * `--fail-on-refusal` when a value was refused.
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs as parseCommandLine } from 'node:util';
-import {
-  ArgsParseError, MissingPeerError, parseArgs, prepareToolCall, stringifyArgs, type ArgsValidator, type CoerceOptions, type IntegerRange,
-} from '../../index.js';
+import { MissingPeerError, type ArgsValidator } from '../../index.js';
 import { runProxy } from '../proxy/process.js';
 import { stdioUpstream } from '../proxy/stdio-upstream.js';
 import { httpUpstream } from '../proxy/http-upstream.js';
@@ -18,11 +16,12 @@ import { runGateway } from '../gateway/run.js';
 import type { GatewayOptions, GatewayUpstream } from '../gateway/options.js';
 import { LIMIT_OPTIONS, limitsHelp } from '../gateway/limits.js';
 import { loadValidateArgs } from '../shared/load-validator.js';
-import { listenAddress, parsed, UsageError } from './flags.js';
+import { checkRange, readRepairCommandLine } from './command-line.js';
+import { UsageError } from './errors.js';
+import { listenAddress, parsed } from './flags.js';
 import { OBSERVE_FLAGS, OBSERVE_HELP, observeOptions } from './observe-flags.js';
+import { runRepair } from './repair.js';
 import { runReport } from './report.js';
-
-export { UsageError } from './flags.js';
 import { CONFIG_REFINED, ConfigError, configSchema, limitsOf, readConfig, type OptionValues } from './gateway-config.js';
 
 const HELP = `Usage: schema-coerce --schema <file | inline JSON> [options] [args JSON | -]
@@ -31,13 +30,16 @@ const HELP = `Usage: schema-coerce --schema <file | inline JSON> [options] [args
        schema-coerce gateway --listen <host:port> [gateway options] (--url <url> … | -- <command>…)
        schema-coerce report [--html <file>] <log.jsonl>…   (what the audit log and --log say; --help)
 
-Repairs tool-call arguments against the tool's JSON Schema and prints them on stdout.
+Repairs tool-call arguments against the tool's JSON Schema and prints them on stdout: only
+the values that change are rewritten, every other byte is printed as it came.
 Arguments come from the last operand, or from stdin when it is "-" or absent.
 
 Options:
   -s, --schema <file|json>   the tool's input schema: a file path, or inline JSON text
   -l, --lenient              also convert by type, fix enum case, repair syntax with one reading
   -r, --report               write each change and refusal to stderr as a JSON line
+      --fail-on-refusal      exit 3, with one line on stderr and nothing on stdout, when a
+                             value was refused (not whole, or no safe conversion applies)
   -t, --tool <name>          the tool's name, for messages and, in lenient mode, to unwrap
                              {"name": <it>, "arguments": {…}}
       --integer-range <r>    int64 (default), safe or unbounded
@@ -69,8 +71,9 @@ ${OBSERVE_HELP}
 Gateway limits (each also a config-file key of the same name):
 ${limitsHelp()}
 
-Exit status: 0 done, 2 bad input (the message names the file and position); the proxy exits
-with the server's status, or 127 when the server cannot be started.
+Exit status: 0 done, 2 bad input (the message names the file and position), 3 a value refused
+under --fail-on-refusal; the proxy exits with the server's status, or 127 when the server
+cannot be started.
 Example:
   schema-coerce --schema '{"properties":{"line":{"type":"integer"}}}' '{"line":5.0}'
 `;
@@ -80,39 +83,16 @@ export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'proxy') return proxy(argv.slice(1));
   if (argv[0] === 'gateway') return gateway(argv.slice(1));
   if (argv[0] === 'report') return runReport(argv.slice(1));
-  const { values, positionals } = readCommandLine(argv);
-  if (values.help) {
+  const command = readRepairCommandLine(argv);
+  if (command === 'help') {
     process.stdout.write(HELP);
     return 0;
   }
-  if (values.version) {
+  if (command === 'version') {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  if (values.schema === undefined) throw new UsageError('--schema is required (see --help)');
-  if (positionals.length > 1) throw new UsageError(`expected at most one args operand, got ${positionals.length}`);
-  const range = checkRange(values['integer-range']);
-  const schema = readSchema(values.schema);
-  const operand = positionals[0];
-  const [label, text] = operand === undefined || operand === '-' ? ['args (stdin)', readStdin()] : ['args', operand];
-  // One pass through the pipeline; under --lenient, text with one reading is repaired first.
-  const options: CoerceOptions = {
-    lenient: values.lenient === true,
-    ...(range === undefined ? {} : { integerRange: range }),
-    ...(values.tool === undefined ? {} : { toolName: values.tool }),
-  };
-  const call = prepareToolCall(text, schema, options);
-  if (call.parseError !== undefined) throw new UsageError(`${label}: ${call.parseError.detail}`);
-  if (!call.ok) throw new UsageError(`${label}: ${call.message ?? 'cannot be written as JSON'}`);
-  const output = call.json.trim();
-  if (values.report) {
-    for (const change of call.changes) process.stderr.write(JSON.stringify({ type: 'change', ...change }) + '\n');
-    for (const { value: refused, ...refusal } of call.refusals) {
-      process.stderr.write(JSON.stringify({ type: 'refusal', ...refusal, value: stringifyArgs(refused) }) + '\n');
-    }
-  }
-  process.stdout.write(output + '\n');
-  return 0;
+  return runRepair(command);
 }
 
 async function proxy(argv: string[]): Promise<number> {
@@ -262,71 +242,6 @@ function httpTarget(url: string, headers: readonly string[], command: readonly s
   } catch (error) {
     if (error instanceof TargetError) throw new UsageError(error.message);
     throw error;
-  }
-}
-
-function checkRange(range: string | undefined): IntegerRange | undefined {
-  if (range !== undefined && !['int64', 'safe', 'unbounded'].includes(range)) {
-    throw new UsageError(`--integer-range must be int64, safe or unbounded, not "${range}"`);
-  }
-  return range as IntegerRange | undefined;
-}
-
-function readCommandLine(argv: string[]) {
-  try {
-    return parseCommandLine({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        schema: { type: 'string', short: 's' },
-        lenient: { type: 'boolean', short: 'l' },
-        report: { type: 'boolean', short: 'r' },
-        tool: { type: 'string', short: 't' },
-        'integer-range': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
-
-/** A schema operand is inline JSON when it starts like JSON, else a file path. */
-function readSchema(operand: string): unknown {
-  const inline = /^\s*[{[]|^\s*(?:true|false)\s*$/.test(operand);
-  if (inline) return toPlain(parseLabelled(operand, '--schema (inline)'));
-  let text: string;
-  try {
-    text = readFileSync(operand, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new UsageError(`--schema ${operand}: cannot read the file (${code})`);
-  }
-  return toPlain(parseLabelled(text, `--schema ${operand}`));
-}
-
-function parseLabelled<T = unknown>(text: string, label: string, parse: (text: string) => T = parseArgs as (text: string) => T): T {
-  try {
-    return parse(text);
-  } catch (error) {
-    if (error instanceof ArgsParseError) throw new UsageError(`${label}: ${error.detail}`);
-    throw error;
-  }
-}
-
-/** Schemas are read as plain JSON values: lossless numbers become numbers. */
-function toPlain(value: unknown): unknown {
-  return JSON.parse(stringifyArgs(value));
-}
-
-function readStdin(): string {
-  if (process.stdin.isTTY) throw new UsageError('no args given: pass them as an operand or on stdin');
-  try {
-    return readFileSync(0, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read stdin (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
 }
 

@@ -1,21 +1,6 @@
-/** What every subcommand's command line shares: the usage error, whole-number flags, `host:port` addresses. */
-import { SchemaCoerceError } from '../../index.js';
+/** What the subcommands' command lines share: whole-number flags, `host:port` addresses, the parse. */
+import { UsageError } from './errors.js';
 import { LISTEN } from './gateway-config.js';
-
-/**
- * A wrong invocation or unreadable input: the CLI prints its `detail` after the name of the
- * command it concerns (`schema-coerce`, `schema-coerce proxy`) and exits 2.
- */
-export class UsageError extends SchemaCoerceError {
-  /** The command the error concerns, as its messages are prefixed: `schema-coerce proxy`. */
-  readonly command: string;
-
-  constructor(detail: string, command = 'schema-coerce') {
-    super(detail);
-    this.name = 'UsageError';
-    this.command = command;
-  }
-}
 
 /** A whole number option, positive, times `unit`, as the option `key`. */
 export function count(flag: string, value: string | undefined, key: string, unit: number): Record<string, number> {

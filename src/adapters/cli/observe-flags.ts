@@ -1,6 +1,7 @@
 /** The gateway's observability flags: `--metrics`, `--audit` and the audit log's own, `--trace`. */
 import type { ObserveOptions } from '../gateway/observe.js';
-import { count, listenAddress, UsageError } from './flags.js';
+import { UsageError } from './errors.js';
+import { count, listenAddress } from './flags.js';
 
 /** The flags, as `node:util` `parseArgs` reads them. */
 export const OBSERVE_FLAGS = {

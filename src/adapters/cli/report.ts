@@ -5,7 +5,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs as parseCommandLine } from 'node:util';
-import { parsed, UsageError } from './flags.js';
+import { UsageError } from './errors.js';
+import { parsed } from './flags.js';
 import { reportHtml } from './report-html.js';
 import { readLogs, UnreadableLog, type Skipped } from './report-read.js';
 import { reportTable } from './report-text.js';
