@@ -7,7 +7,7 @@
  * `late`, which makes the server announce `notifications/tools/list_changed` on the GET stream).
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -18,6 +18,8 @@ export interface HttpPeer {
   readonly url: string;
   /** The raw bytes of every POST body, in order. */
   readonly bodies: Buffer[];
+  /** The headers of every POST, in the same order. */
+  readonly heads: IncomingHttpHeaders[];
   /** The session id of every DELETE. */
   readonly deletes: string[];
   close(): Promise<void>;
@@ -48,6 +50,7 @@ async function bodyOf(request: IncomingMessage): Promise<Buffer> {
 export async function startHttpPeer(options: { json?: boolean; header?: [name: string, value: string]; port?: number } = {}): Promise<HttpPeer> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const bodies: Buffer[] = [];
+  const heads: IncomingHttpHeaders[] = [];
   const deletes: string[] = [];
   const http = createServer((request, response) => {
     void (async () => {
@@ -58,7 +61,10 @@ export async function startHttpPeer(options: { json?: boolean; header?: [name: s
       const session = request.headers['mcp-session-id'] as string | undefined;
       if (request.method === 'DELETE' && session !== undefined) deletes.push(session);
       const body = request.method === 'POST' ? await bodyOf(request) : undefined;
-      if (body !== undefined) bodies.push(body);
+      if (body !== undefined) {
+        bodies.push(body);
+        heads.push(request.headers);
+      }
       let transport = session === undefined ? undefined : transports.get(session);
       if (transport === undefined) {
         if (session !== undefined || request.method !== 'POST') {
@@ -81,6 +87,7 @@ export async function startHttpPeer(options: { json?: boolean; header?: [name: s
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     bodies,
+    heads,
     deletes,
     close: async () => {
       await Promise.all([...transports.values()].map((transport) => transport.close()));

@@ -18,13 +18,17 @@ import { LIMIT_OPTIONS, limitsHelp } from '../gateway/limits.js';
 import { loadValidateArgs } from '../shared/load-validator.js';
 import { checkRange, readRepairCommandLine } from './command-line.js';
 import { UsageError } from './errors.js';
+import { listenAddress, parsed } from './flags.js';
+import { OBSERVE_FLAGS, OBSERVE_HELP, observeOptions } from './observe-flags.js';
 import { runRepair } from './repair.js';
-import { CONFIG_REFINED, ConfigError, configSchema, limitsOf, LISTEN, readConfig, type OptionValues } from './gateway-config.js';
+import { runReport } from './report.js';
+import { CONFIG_REFINED, ConfigError, configSchema, limitsOf, readConfig, type OptionValues } from './gateway-config.js';
 
 const HELP = `Usage: schema-coerce --schema <file | inline JSON> [options] [args JSON | -]
        schema-coerce proxy [proxy options] -- <server command> [args…]
        schema-coerce proxy [proxy options] --url <http(s) url> [--header 'Name: value']…
        schema-coerce gateway --listen <host:port> [gateway options] (--url <url> … | -- <command>…)
+       schema-coerce report [--html <file>] <log.jsonl>…   (what the audit log and --log say; --help)
 
 Repairs tool-call arguments against the tool's JSON Schema and prints them on stdout: only
 the values that change are rewritten, every other byte is printed as it came.
@@ -63,6 +67,7 @@ Gateway options (the proxy's repair as a Streamable HTTP endpoint; the proxy opt
       --json-response        answer POSTs with JSON bodies rather than SSE streams
       --config <file>        options from a JSON file, each key an option's name ("max-sessions": 8);
                              a flag given here wins over the file's key
+${OBSERVE_HELP}
 Gateway limits (each also a config-file key of the same name):
 ${limitsHelp()}
 
@@ -77,6 +82,7 @@ Example:
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'proxy') return proxy(argv.slice(1));
   if (argv[0] === 'gateway') return gateway(argv.slice(1));
+  if (argv[0] === 'report') return runReport(argv.slice(1));
   const command = readRepairCommandLine(argv);
   if (command === 'help') {
     process.stdout.write(HELP);
@@ -94,7 +100,10 @@ async function proxy(argv: string[]): Promise<number> {
 }
 
 async function gateway(argv: string[]): Promise<number> {
-  return subcommand('schema-coerce gateway', () => readGatewayCommandLine(argv), (options) => runGateway(options.upstream, options));
+  return subcommand('schema-coerce gateway', () => readGatewayCommandLine(argv), (options) =>
+    runGateway(options.upstream, options).catch((error: unknown) => {
+      throw error instanceof MissingPeerError ? new UsageError(`${error.feature} ${error.need}`, 'schema-coerce gateway') : error;
+    }));
 }
 
 /**
@@ -143,21 +152,13 @@ const GATEWAY_OPTIONS = {
   'json-response': { type: 'boolean' },
   config: { type: 'string' },
   ...(Object.fromEntries(LIMIT_OPTIONS.map((option) => [option.name, { type: 'string' }])) as Record<string, { type: 'string' }>),
+  ...OBSERVE_FLAGS,
 } as const;
 
 /** A subcommand's own arguments (before `--`) and the server command (after it). */
 function splitCommand(argv: string[]): { own: string[]; command: string[] } {
   const split = argv.indexOf('--');
   return split === -1 ? { own: argv, command: [] } : { own: argv.slice(0, split), command: argv.slice(split + 1) };
-}
-
-/** Runs `parse`, a bad option becoming a usage error. */
-function parsed<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
 }
 
 async function readProxyCommandLine(argv: string[]): Promise<ProxyRun | 'help'> {
@@ -185,15 +186,13 @@ async function readGatewayCommandLine(argv: string[]): Promise<GatewayRun | 'hel
   const target = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], command);
   if (target === undefined && command.length === 0) throw new UsageError('give --url <url> or the server command after --, e.g. schema-coerce gateway --listen 127.0.0.1:8808 -- node server.js');
   if (values.listen === undefined) throw new UsageError('--listen <host:port> is required, e.g. --listen 127.0.0.1:8808');
-  const listen = new RegExp(LISTEN).exec(values.listen);
-  if (listen === null || Number(listen[2]) > 65_535) throw new UsageError(`--listen ${JSON.stringify(values.listen)} must be host:port`);
   const path = values.path ?? '/mcp';
   if (!path.startsWith('/')) throw new UsageError(`--path ${JSON.stringify(path)} must start with /`);
   return {
     upstream: target === undefined ? { kind: 'stdio', command } : { kind: 'url', ...target },
     ...(await repairOptions(values)),
-    host: listen[1]!.replace(/^\[|\]$/g, ''),
-    port: Number(listen[2]),
+    ...listenAddress('--listen', values.listen),
+    ...observeOptions(values),
     path,
     ...(values['allowed-host'] === undefined ? {} : { allowedHosts: values['allowed-host'] }),
     ...(values['allowed-origin'] === undefined ? {} : { allowedOrigins: values['allowed-origin'] }),

@@ -22,6 +22,14 @@ export interface Backend {
   remove(request: IncomingMessage, response: ServerResponse): void;
   /** Ends every session (the gateway is shutting down). */
   close(): Promise<void>;
+  /** Sessions open (or cached) and server processes running, for the metrics. */
+  counts(): BackendCounts;
+}
+
+/** What a backend says when the metrics are scraped: sessions open (or cached), and server processes running. */
+export interface BackendCounts {
+  readonly sessions: number;
+  readonly children: number;
 }
 
 /** The JSON-RPC error code the SDKs use for a request the transport refuses. */

@@ -9,6 +9,7 @@ import type { Line } from '../proxy/framing.js';
 import { readHead, type MessageId } from '../proxy/message.js';
 import { bytesOf, type Piece } from '../proxy/outlet.js';
 import { ProxySession, type ProxyOptions, type Wiring } from '../proxy/session.js';
+import { recordOf } from './call-events.js';
 import type { Reply } from './reply.js';
 
 const LF = 0x0a;
@@ -64,9 +65,17 @@ export class Conversation {
   constructor(options: ProxyOptions, wiring: ConversationWiring) {
     this.wiring = wiring;
     this.session = new ProxySession(options, {
-      toServer: (pieces) => wiring.toServer(pieces, this.exchangeOf(pieces)),
+      toServer: (pieces) => {
+        const exchange = this.exchangeOf(pieces);
+        if (exchange !== undefined) recordOf(exchange.reply)?.sent();
+        wiring.toServer(pieces, exchange);
+      },
       toClient: (piece) => this.assemble(piece),
-      report: wiring.report,
+      report: (entry, id) => {
+        wiring.report(entry);
+        const exchange = id === undefined ? undefined : this.pending.get(keyOf(id));
+        if (exchange !== undefined) recordOf(exchange.reply)?.reported(entry);
+      },
     });
     this.ownRequest = Buffer.from(`{"jsonrpc":"2.0","id":"${this.session.ownPrefix}`);
   }

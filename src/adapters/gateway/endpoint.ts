@@ -14,6 +14,7 @@ import type { MessageId } from '../proxy/message.js';
 import { MODERN_VERSIONS } from '../proxy/modern.js';
 import { oneLine, TRANSPORT_ERROR, type Backend } from './backend.js';
 import { HostGuard, readBody } from './guard.js';
+import type { Observers } from './observe.js';
 import { readMessage } from './jsonrpc-check.js';
 import { DEFAULT_LIMITS, PROTOCOL_VERSIONS, type GatewayLimits, type GatewayOptions } from './options.js';
 import { Reply, rpcError, StreamCount, type ReplyMode } from './reply.js';
@@ -33,7 +34,7 @@ export interface Endpoint {
 }
 
 /** Starts listening; resolves once the port is bound. */
-export async function startEndpoint(backend: Backend, options: GatewayOptions): Promise<Endpoint> {
+export async function startEndpoint(backend: Backend, options: GatewayOptions, observers?: Pick<Observers, 'calls' | 'metrics'>): Promise<Endpoint> {
   const limits: GatewayLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const guard = new HostGuard(options.allowedHosts, options.allowedOrigins);
   const streams = new StreamCount(limits.maxStreams);
@@ -63,6 +64,7 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions): 
     const reply = new Reply(response, mode, limits.maxUnread, streams, { json, sse });
     inFlight.add(reply);
     reply.onClose(() => inFlight.delete(reply));
+    if (requestId !== undefined && method === 'tools/call') observers?.calls?.begin(request, body, reply);
     backend.post(request, { body, method, requestId }, reply);
     if (requestId !== undefined) reply.keepAlive(limits.keepaliveMs);
   };
@@ -114,6 +116,7 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions): 
       });
     },
   );
+  observers?.metrics?.watch(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

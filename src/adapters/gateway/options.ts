@@ -1,5 +1,6 @@
 /** What the gateway is told, and the limits it keeps when it is not told otherwise. */
 import type { ProxyOptions } from '../proxy/session.js';
+import type { ObserveOptions } from './observe.js';
 
 /** The server behind the gateway: a command run once per client session, or a Streamable HTTP endpoint. */
 export type GatewayUpstream =
@@ -7,7 +8,7 @@ export type GatewayUpstream =
   | { readonly kind: 'url'; readonly url: URL; readonly headers: Readonly<Record<string, string>> };
 
 /** The gateway's options: where it listens, what it lets in, and how it repairs (the proxy's options). */
-export interface GatewayOptions extends ProxyOptions {
+export interface GatewayOptions extends ProxyOptions, ObserveOptions {
   /** The address to listen on (loopback unless told otherwise). */
   readonly host: string;
   /** The port; 0 lets the system choose. */

@@ -9,6 +9,7 @@ import { SharedSchemas } from '../shared/tool-schemas.js';
 import type { Backend } from './backend.js';
 import { startEndpoint, type Endpoint } from './endpoint.js';
 import { GatewayLog } from './log.js';
+import { startObservers } from './observe.js';
 import { DEFAULT_LIMITS, type GatewayOptions, type GatewayUpstream } from './options.js';
 import { StdioSessions } from './stdio-sessions.js';
 import { UrlUpstream } from './url-upstream.js';
@@ -20,6 +21,8 @@ const SHARED_SCHEMAS = 4_096;
 export interface Gateway extends Endpoint {
   /** Waits for the log to be written (after `close`). */
   readonly log: GatewayLog;
+  /** Where `/metrics` is served, when it is. */
+  readonly metricsUrl: string | undefined;
 }
 
 /**
@@ -30,10 +33,14 @@ export interface Gateway extends Endpoint {
 export async function startGateway(upstream: GatewayUpstream, options: GatewayOptions, stderr: Writable = process.stderr): Promise<Gateway> {
   const log = new GatewayLog(stderr, options.log, options.verbose === true);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const shared = { ...options, sharedSchemas: new SharedSchemas(SHARED_SCHEMAS) };
+  const observers = await startObservers(options, () => backend.counts(), (text) => log.warn(text));
+  const shared = { ...options, sharedSchemas: new SharedSchemas(SHARED_SCHEMAS), reports: observers.calls !== undefined };
   const backend: Backend = upstream.kind === 'stdio' ? new StdioSessions(upstream.command, shared, limits, log) : new UrlUpstream(upstream.url, upstream.headers, shared, limits, log);
-  const endpoint = await startEndpoint(backend, options);
-  return { url: endpoint.url, close: () => endpoint.close(), log };
+  const endpoint = await startEndpoint(backend, options, observers).catch(async (error: unknown) => {
+    await observers.close();
+    throw error;
+  });
+  return { url: endpoint.url, metricsUrl: observers.metricsUrl, close: () => endpoint.close().then(() => observers.close()), log };
 }
 
 /**
@@ -46,6 +53,7 @@ export async function runGateway(upstream: GatewayUpstream, options: GatewayOpti
   // A command's arguments may hold a secret: only the program is named.
   const target = upstream.kind === 'stdio' ? `${JSON.stringify(upstream.command[0])}, a process per session` : shownUrl(upstream.url);
   gateway.log.warn(`listening on ${gateway.url}, in front of ${target}`);
+  if (gateway.metricsUrl !== undefined) gateway.log.warn(`metrics on ${gateway.metricsUrl}`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     const stop = (received: NodeJS.Signals): void => {
       process.off('SIGTERM', stop).off('SIGINT', stop);

@@ -13,7 +13,7 @@ import { LineReader } from '../proxy/framing.js';
 import type { ProxyOptions } from '../proxy/session.js';
 import { stdioUpstream } from '../proxy/stdio-upstream.js';
 import type { Connect } from '../proxy/upstream.js';
-import { sessionIdOf, SESSION_NOT_FOUND, TRANSPORT_ERROR, type Backend, type ClientMessage } from './backend.js';
+import { sessionIdOf, SESSION_NOT_FOUND, TRANSPORT_ERROR, type Backend, type BackendCounts, type ClientMessage } from './backend.js';
 import { timeCall } from './call-timeout.js';
 import { callerOf, NO_CALLER, type Caller } from './caller.js';
 import { Conversation } from './conversation.js';
@@ -216,6 +216,10 @@ export class StdioSessions implements Backend {
   async close(): Promise<void> {
     this.sessions.close();
     await Promise.all(this.sessions.tenants().map((session) => session.close()));
+  }
+
+  counts(): BackendCounts {
+    return { sessions: this.sessions.size, children: this.sessions.size };
   }
 
   /**

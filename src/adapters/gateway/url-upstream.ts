@@ -23,7 +23,7 @@ import { whyUnreachable } from '../proxy/redirects.js';
 import { Redactor, shownUrl } from '../proxy/secrets.js';
 import type { SchemaMaps } from '../proxy/options.js';
 import type { ProxyOptions } from '../proxy/session.js';
-import { oneLine, sessionIdOf, SESSION_NOT_FOUND, TRANSPORT_ERROR, type Backend, type ClientMessage } from './backend.js';
+import { oneLine, sessionIdOf, SESSION_NOT_FOUND, TRANSPORT_ERROR, type Backend, type BackendCounts, type ClientMessage } from './backend.js';
 import { timeCall } from './call-timeout.js';
 import { clientOf } from './caller.js';
 import { SessionOwners } from './session-table.js';
@@ -36,7 +36,7 @@ import { callerOf, ownHeaders, StatelessPool, withStandardHeaders } from './stat
 
 const LF = 0x0a;
 /** The client headers forwarded to the upstream. */
-const FORWARDED = ['authorization', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'] as const;
+const FORWARDED = ['authorization', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'traceparent', 'tracestate'] as const;
 /** The upstream's headers passed back to the client with its answer. */
 const PASSED_BACK = ['mcp-session-id', 'www-authenticate', 'content-type', 'retry-after'] as const;
 /** Conversations kept per caller for requests without a session, and callers kept. */
@@ -130,6 +130,10 @@ export class UrlUpstream implements Backend {
         const reason = this.unreachable(error);
         response.writeHead(502, { 'content-type': 'application/json' }).end(rpcError(TRANSPORT_ERROR, reason));
       });
+  }
+
+  counts(): BackendCounts {
+    return { sessions: this.cache.size, children: 0 };
   }
 
   async close(): Promise<void> {

@@ -162,21 +162,21 @@ export class CallRepair {
 
   /**
    * Reports the call's changes and refusals, and answers it with an isError result when it is
-   * rejected; only when a log, validation or undeclared-key rejection is asked for.
+   * rejected; only when a log, reports, validation or undeclared-key rejection is asked for.
    *
    * @returns Whether the call goes on to the server.
    */
   private settle(argsText: string, schema: unknown, name: string, id: MessageId): boolean {
-    const { validator, rejectUndeclared = false, log, verbose = false } = this.options;
-    if (validator === undefined && !rejectUndeclared && log === undefined && !verbose) return true;
+    const { validator, rejectUndeclared = false, log, verbose = false, reports = false } = this.options;
+    if (validator === undefined && !rejectUndeclared && log === undefined && !verbose && !reports) return true;
     const call = prepareToolCall(argsText, schema, {
       ...this.coerceOptions,
       toolName: name,
       rejectUndeclared,
       ...(validator === undefined ? {} : { validate: validator }),
     });
-    for (const change of call.changes) this.wiring.report({ kind: 'change', tool: name, ...change });
-    for (const { path, reason, expected, message } of call.refusals) this.wiring.report({ kind: 'refusal', tool: name, path, reason, expected, message });
+    for (const change of call.changes) this.wiring.report({ kind: 'change', tool: name, ...change }, id);
+    for (const { path, reason, expected, message } of call.refusals) this.wiring.report({ kind: 'refusal', tool: name, path, reason, expected, message }, id);
     // Without a validator or rejectUndeclared, a call the repair has read is never refused.
     if (call.ok) return true;
     this.answer(id, name, call.message!);
@@ -185,7 +185,7 @@ export class CallRepair {
 
   /** Answers the call `id` with an isError result carrying `message`, and reports the rejection. */
   private answer(id: MessageId, name: string, message: string): void {
-    this.wiring.report({ kind: 'rejection', tool: name, message });
+    this.wiring.report({ kind: 'rejection', tool: name, message }, id);
     const result = { content: [{ type: 'text', text: message }], isError: true };
     this.wiring.toClient(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, result }) + '\n'));
   }

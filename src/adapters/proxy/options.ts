@@ -3,6 +3,7 @@ import type { ArgsValidator, CoerceOptions } from '../../index.js';
 import type { SchemaMaps, SharedSchemas } from '../shared/tool-schemas.js';
 
 export type { SchemaMaps } from '../shared/tool-schemas.js';
+import type { MessageId } from './message.js';
 import type { Piece } from './outlet.js';
 
 /** Options of the proxy, as the CLI reads them. */
@@ -14,6 +15,8 @@ export interface ProxyOptions extends CoerceOptions {
   readonly log?: string;
   /** Report the same lines on stderr. */
   readonly verbose?: boolean;
+  /** Report each call's changes and refusals to `Wiring.report` even with no log (the gateway's metrics and audit). */
+  readonly reports?: boolean;
   /** Schemas shared with other sessions (the gateway's), so identical ones are compiled once. */
   readonly sharedSchemas?: SharedSchemas;
   /**
@@ -44,5 +47,6 @@ export interface Wiring {
   /** One client message for the server, as pieces in order (its newline included when it had one). */
   toServer(pieces: readonly Piece[]): void;
   toClient(piece: Piece): void;
-  report(entry: Report): void;
+  /** One report; `id` is the id of the call it concerns, when it concerns one. */
+  report(entry: Report, id?: MessageId): void;
 }
