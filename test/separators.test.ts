@@ -4,9 +4,13 @@
  * form is `,` or `;`, and nothing else of `Po`; white space that is not a space; layout at the ends.
  */
 import { spawnSync } from 'node:child_process';
-import { describe, expect, test } from 'vitest';
-import { holdsSeparator, splitList, trimLayout } from '../src/coerce/separators.js';
+import { describe, expect, test, vi } from 'vitest';
 import { HAS_PYTHON, needsPython } from './_helpers/peers.js';
+
+// The separator and layout classes are module constants, built once when the module loads: it is
+// imported afresh, so a class built wrong is seen here, not only by a process's first load.
+vi.resetModules();
+const { holdsSeparator, splitList, trimLayout } = await import('../src/coerce/separators.js');
 
 const separates = (char: string): boolean => holdsSeparator(`a${char}b`);
 

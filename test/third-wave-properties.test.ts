@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { ArgsParseError, coerceArgs, coerceArgsJson, parseArgs, stringifyArgs } from '../src/index.js';
 import { ENGINE_ENDS } from '../src/json/tolerant/engines.js';
 import { AmbiguousTextError } from '../src/json/tolerant/readings.js';
@@ -117,14 +117,26 @@ describe(`third-wave syntax properties (seed ${seed}, ${numRuns} runs each)`, ()
   });
 });
 
-test("docs/REPAIRS.md's table of engines is the code's: every engine, its source and its tokens", () => {
+test("docs/REPAIRS.md's table of engines is the code's: every engine, its source and its token sequences", async () => {
+  // The table is a module constant: read on a fresh import, so a table built wrong is seen here.
+  vi.resetModules();
+  const { ENGINE_ENDS: engines } = await import('../src/json/tolerant/engines.js');
   const docs = readFileSync(join(import.meta.dirname, '..', 'docs', 'REPAIRS.md'), 'utf8');
-  const table = docs.slice(docs.indexOf('| engine | sequences dropped after the arguments |'));
-  for (const { engine, source, sequences } of ENGINE_ENDS) {
-    const row = table.split('\n').find((line) => line.startsWith(`| ${engine} |`));
+  const lines = docs.slice(docs.indexOf('| engine | sequences dropped after the arguments |')).split('\n');
+  const rows = lines.slice(2, lines.indexOf(''));
+  expect(rows).toHaveLength(engines.length);
+  /** Sequences in a stable order, to compare as sets. */
+  const sorted = (sequences: readonly (readonly string[])[]): string[] => sequences.map((tokens) => JSON.stringify(tokens)).sort();
+  for (const { engine, source, sequences } of engines) {
+    const row = rows.find((line) => line.startsWith(`| ${engine} |`));
     expect(row, engine).toBeDefined();
-    expect(row).toContain(source.split(' ')[0]);
-    for (const token of new Set(sequences.flat())) expect(row).toContain(token.replaceAll('|', '\\|'));
+    // Each engine's format is cited: a link, in the code and in the docs' row.
+    expect(source, engine).toMatch(/^https:\/\/\S+/);
+    expect(row).toContain(` ${source.split(' ')[0]} |`);
+    // The docs' cell: sequences separated by commas, each its tokens in backticks (`|` escaped).
+    const cell = row!.slice(`| ${engine} | `.length, row!.lastIndexOf(' | '));
+    const documented = cell.split(', ').map((sequence) => [...sequence.matchAll(/`([^`]+)`/g)].map((match) => match[1]!.replaceAll('\\|', '|')));
+    expect(sorted(sequences), engine).toEqual(sorted(documented));
   }
 });
 

@@ -37,7 +37,7 @@ export interface AfterContext extends EditSink {
 export function readAfter(context: AfterContext, at: number): void {
   const { source, allowed } = context;
   const body = source.body;
-  const closing = allowed === 'wrapper' ? wrapperCloseAt(body, at, body.length) : allowed === 'end-tokens' && engineEndAt(body, at, body.length) !== undefined;
+  const closing = allowed === 'wrapper' ? wrapperCloseAt(body, at) : allowed === 'end-tokens' && engineEndAt(body, at) !== undefined;
   if (closing) {
     context.edit(at, body.length, '', allowed === 'wrapper' ? 'call-wrapper' : 'end-tokens');
     return;

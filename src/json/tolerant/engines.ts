@@ -53,9 +53,9 @@ export const ENGINE_ENDS: readonly EngineEnd[] = [
 const WRAPPER_CLOSE = '</tool_call>';
 
 /** JSON's white space from `at` on; returns where it ends. */
-export function skipBlank(text: string, at: number, end: number = text.length): number {
+export function skipBlank(text: string, at: number): number {
   let i = at;
-  for (; i < end; i++) {
+  for (; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code !== 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09) break;
   }
@@ -63,30 +63,30 @@ export function skipBlank(text: string, at: number, end: number = text.length): 
 }
 
 /** Where `token` ends when it stands whole at `at` (white space before it skipped), else -1. */
-function tokenEnd(text: string, at: number, end: number, token: string): number {
-  const i = skipBlank(text, at, end);
-  return text.startsWith(token, i) && i + token.length <= end ? i + token.length : -1;
+function tokenEnd(text: string, at: number, token: string): number {
+  const i = skipBlank(text, at);
+  return text.startsWith(token, i) ? i + token.length : -1;
 }
 
 /**
- * The engine whose end tokens are the whole of `text` from `at` to `end` (white space around and
+ * The engine whose end tokens are the whole of `text` from `at` on (white space around and
  * between them), or `undefined` when that text is anything else.
  */
-export function engineEndAt(text: string, at: number, end: number): string | undefined {
+export function engineEndAt(text: string, at: number): string | undefined {
   for (const { engine, sequences } of ENGINE_ENDS) {
     for (const sequence of sequences) {
       let i = at;
-      for (const token of sequence) if (i !== -1) i = tokenEnd(text, i, end, token);
-      if (i !== -1 && skipBlank(text, i, end) === end) return engine;
+      for (const token of sequence) if (i !== -1) i = tokenEnd(text, i, token);
+      if (i !== -1 && skipBlank(text, i) === text.length) return engine;
     }
   }
   return undefined;
 }
 
-/** True when `text` from `at` to `end` is the closing tag of the Hermes wrapper alone (white space around it). */
-export function wrapperCloseAt(text: string, at: number, end: number): boolean {
-  const i = tokenEnd(text, at, end, WRAPPER_CLOSE);
-  return i !== -1 && skipBlank(text, i, end) === end;
+/** True when `text` from `at` on is the closing tag of the Hermes wrapper alone (white space around it). */
+export function wrapperCloseAt(text: string, at: number): boolean {
+  const i = tokenEnd(text, at, WRAPPER_CLOSE);
+  return i !== -1 && skipBlank(text, i) === text.length;
 }
 
 /**

@@ -70,6 +70,6 @@ export function findBody(text: string, edits: Edit[], markup: boolean): Body {
 
 /** True when what follows a closing fence and its white space, from `at`, may: white space, and under `markup` one engine's end tokens or (and then it must) the wrapper's closing tag. */
 function fenceTail(text: string, at: number, markup: boolean, wrapper: boolean): boolean {
-  if (wrapper) return wrapperCloseAt(text, at, text.length);
-  return at === text.length || (markup && engineEndAt(text, at, text.length) !== undefined);
+  if (wrapper) return wrapperCloseAt(text, at);
+  return at === text.length || (markup && engineEndAt(text, at) !== undefined);
 }
