@@ -26,12 +26,16 @@ const SEPARATORS = new RegExp(SEPARATOR.source, 'gu');
 /** Layout: `White_Space` (spaces of every kind, tabs, line breaks, U+0085) and the byte-order mark JavaScript's `trim` drops too. */
 const LAYOUT = /[\p{White_Space}\ufeff]/u;
 
-/** `text` without the layout at its ends (linear: only the ends are looked at). */
+/**
+ * `text` without the layout at its ends (linear: only the ends are looked at). No bound is
+ * checked: past either end `text[i]` is `undefined`, read as the text "undefined", no layout; a
+ * text of layout alone is walked to its end, then back to its start, and sliced to `''`.
+ */
 export function trimLayout(text: string): string {
   let start = 0;
   let end = text.length;
-  while (start < end && LAYOUT.test(text[start]!)) start++;
-  while (end > start && LAYOUT.test(text[end - 1]!)) end--;
+  while (LAYOUT.test(text[start]!)) start++;
+  while (LAYOUT.test(text[end - 1]!)) end--;
   return text.slice(start, end);
 }
 
