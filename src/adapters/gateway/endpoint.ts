@@ -10,13 +10,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { MessageId } from '../proxy/message.js';
 import { MODERN_VERSIONS } from '../proxy/modern.js';
+import type { Admission } from './admission.js';
 import { oneLine, TRANSPORT_ERROR, type Backend } from './backend.js';
+import { ALLOWED_METHODS, corsHeaders, preflight } from './cors.js';
 import { HostGuard, readBody } from './guard.js';
+import type { Health } from './health.js';
 import { DEFAULT_LIMITS, PROTOCOL_VERSIONS, type GatewayLimits, type GatewayOptions } from './options.js';
 import { Reply, rpcError, StreamCount, type ReplyMode } from './reply.js';
-
-const ALLOWED_METHODS = 'GET, POST, DELETE';
-const ALLOWED_HEADERS = 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id, mcp-method, mcp-name';
 
 /** A running gateway endpoint. */
 export interface Endpoint {
@@ -29,8 +29,14 @@ export interface Endpoint {
   close(): Promise<void>;
 }
 
+/** What an endpoint serves beside the protocol: the operator's checks, and the health paths. */
+export interface Operations {
+  readonly admission?: Admission;
+  readonly health?: Health;
+}
+
 /** Starts listening; resolves once the port is bound. */
-export async function startEndpoint(backend: Backend, options: GatewayOptions): Promise<Endpoint> {
+export async function startEndpoint(backend: Backend, options: GatewayOptions, operations: Operations = {}): Promise<Endpoint> {
   const limits: GatewayLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const guard = new HostGuard(options.allowedHosts, options.allowedOrigins);
   const streams = new StreamCount(limits.maxStreams);
@@ -67,6 +73,7 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions): 
     const reply = new Reply(response, mode, limits.maxUnread, streams, { json, sse });
     inFlight.add(reply);
     reply.onClose(() => inFlight.delete(reply));
+    if (operations.admission?.refused(request, parsed, requestId, reply) === true) return;
     backend.post(request, { body, method: typeof method === 'string' ? method : undefined, requestId }, reply);
   };
 
@@ -74,13 +81,11 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions): 
     if (!guard.hostAllowed(request)) return deny(response, 403, 'Forbidden: this Host is not served');
     const origin = request.headers.origin;
     if (!guard.originAllowed(origin)) return deny(response, 403, 'Forbidden: this Origin is not allowed');
-    if (origin !== undefined) {
-      response.setHeader('access-control-allow-origin', origin);
-      response.setHeader('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
-      response.setHeader('vary', 'origin');
-    }
+    corsHeaders(origin, response);
+    if (request.url !== plainPath && operations.health?.serve(request, response, closing) === true) return;
     if (request.url !== plainPath && new URL(request.url ?? '/', 'http://gateway').pathname !== options.path) return deny(response, 404, 'Not Found');
     if (closing) return deny(response, 503, 'Service Unavailable: the gateway is shutting down');
+    if (request.method !== 'OPTIONS' && operations.admission?.admit(request, response) === false) return;
     const version = request.headers['mcp-protocol-version'];
     if (typeof version === 'string' && !PROTOCOL_VERSIONS.includes(version) && !MODERN_VERSIONS.includes(version)) {
       return deny(response, 400, `Bad Request: unsupported protocol version ${JSON.stringify(version)} (supported: ${[...MODERN_VERSIONS, ...PROTOCOL_VERSIONS].join(', ')})`);
@@ -95,8 +100,7 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions): 
       case 'DELETE':
         return backend.remove(request, response);
       case 'OPTIONS':
-        response.writeHead(204, { 'access-control-allow-methods': ALLOWED_METHODS, 'access-control-allow-headers': ALLOWED_HEADERS, 'access-control-max-age': '600' }).end();
-        return;
+        return preflight(request, response);
       default:
         response.setHeader('allow', ALLOWED_METHODS);
         return deny(response, 405, 'Method Not Allowed');

@@ -48,6 +48,8 @@ export class Reply {
   private passing = false;
   private done = false;
   private readonly closers: (() => void)[] = [];
+  /** What the last message (the response) goes through before it is written. */
+  private rewriting: ((bytes: Buffer) => Buffer) | undefined;
 
   /**
    * @param response - The HTTP response.
@@ -93,6 +95,11 @@ export class Reply {
     this.headers[name] = value;
   }
 
+  /** Has the last message (the response) written as `rewrite` makes it (a listing filtered by the tool policy). */
+  rewrite(rewrite: (bytes: Buffer) => Buffer): void {
+    this.rewriting = rewrite;
+  }
+
   /** Runs `then` once the answer is over (written whole, or the client gone). */
   onClose(then: () => void): void {
     if (this.done) then();
@@ -113,6 +120,7 @@ export class Reply {
    */
   message(bytes: Buffer, last: boolean, eventId?: string): void {
     if (this.done || this.passing) return;
+    if (last && this.rewriting !== undefined) bytes = this.rewriting(bytes);
     if (this.kind === 'json') {
       if (!last) return;
       this.response.writeHead(200, { ...this.headers, 'content-type': 'application/json', 'content-length': String(bytes.length) }).end(bytes);

@@ -7,7 +7,10 @@ import type { Writable } from 'node:stream';
 import { shownUrl } from '../proxy/secrets.js';
 import { SharedSchemas } from '../shared/tool-schemas.js';
 import type { Backend } from './backend.js';
+import { Admission } from './admission.js';
+import { stopRequested } from './drain.js';
 import { startEndpoint, type Endpoint } from './endpoint.js';
+import { Health } from './health.js';
 import { GatewayLog } from './log.js';
 import { DEFAULT_LIMITS, type GatewayOptions, type GatewayUpstream } from './options.js';
 import { StdioSessions } from './stdio-sessions.js';
@@ -32,7 +35,7 @@ export async function startGateway(upstream: GatewayUpstream, options: GatewayOp
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const shared = { ...options, sharedSchemas: new SharedSchemas(SHARED_SCHEMAS) };
   const backend: Backend = upstream.kind === 'stdio' ? new StdioSessions(upstream.command, shared, limits, log) : new UrlUpstream(upstream.url, upstream.headers, shared, limits, log);
-  const endpoint = await startEndpoint(backend, options);
+  const endpoint = await startEndpoint(backend, options, { admission: new Admission(options.toolPolicy, options.rateLimits), ...(options.health === false ? {} : { health: new Health(upstream, log) }) });
   return { url: endpoint.url, close: () => endpoint.close(), log };
 }
 
@@ -46,14 +49,7 @@ export async function runGateway(upstream: GatewayUpstream, options: GatewayOpti
   // A command's arguments may hold a secret: only the program is named.
   const target = upstream.kind === 'stdio' ? `${JSON.stringify(upstream.command[0])}, a process per session` : shownUrl(upstream.url);
   gateway.log.warn(`listening on ${gateway.url}, in front of ${target}`);
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    const stop = (received: NodeJS.Signals): void => {
-      process.off('SIGTERM', stop).off('SIGINT', stop);
-      resolve(received);
-    };
-    process.on('SIGTERM', stop).on('SIGINT', stop);
-  });
-  gateway.log.warn(`${signal}: finishing the calls in flight`);
+  gateway.log.warn(`${await stopRequested()}: finishing the calls in flight`);
   await gateway.close();
   await gateway.log.close();
   return 0;
