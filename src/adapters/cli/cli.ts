@@ -6,17 +6,17 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs as parseCommandLine } from 'node:util';
 import {
-  ArgsParseError, MissingPeerError, parseArgs, prepareToolCall, SchemaCoerceError, stringifyArgs, type ArgsValidator, type CoerceOptions, type IntegerRange,
+  ArgsParseError, parseArgs, prepareToolCall, stringifyArgs, type CoerceOptions,
 } from '../../index.js';
 import { runProxy } from '../proxy/process.js';
 import { stdioUpstream } from '../proxy/stdio-upstream.js';
 import { httpUpstream } from '../proxy/http-upstream.js';
-import { TargetError, targetHeaders, targetUrl } from '../proxy/http-target.js';
 import type { Connect } from '../proxy/upstream.js';
-import type { ProxyOptions } from '../proxy/session.js';
 import { runGateway } from '../gateway/run.js';
-import type { GatewayOptions, GatewayUpstream } from '../gateway/options.js';
-import { loadValidateArgs } from '../shared/load-validator.js';
+import { checkRange, httpTarget, parsed, repairOptions, REPAIR_OPTIONS, splitCommand, UsageError } from './command-line.js';
+import { readGatewayCommandLine } from './gateway-command.js';
+
+export { UsageError } from './command-line.js';
 
 const HELP = `Usage: schema-coerce --schema <file | inline JSON> [options] [args JSON | -]
        schema-coerce proxy [proxy options] -- <server command> [args…]
@@ -58,27 +58,20 @@ Gateway options (the proxy's repair as a Streamable HTTP endpoint; the proxy opt
       --max-body <bytes>     the largest request body (default 4194304; 413 beyond)
       --max-sessions <n>     client sessions at once (default 64; one server process each)
       --idle-timeout <s>     a session without a request for this long is ended (default 900)
+      --config <file.json>   read these options from a JSON file, keys as the flags without
+                             the dashes ("max-body": 1024, "command": [...]); flags win
+      --allow-tool <glob>    list and call only the tools this matches (repeatable; * and ?)
+      --deny-tool <glob>     never list or call the tools this matches (repeatable)
+      --tool-scope <g>=<s>   the tools glob g matches need the caller's token to hold scope s
+      --rate-limit <n>/<t>   per caller: n requests per period t (10/s, 100/m, 5/30s); 429 past it
+      --tool-rate-limit <g>=<n>/<t>  per caller and tool glob g: n calls per t; isError past it
+      --no-health            do not serve /healthz and /readyz
 
 Exit status: 0 done, 2 bad input (the message names the file and position); the proxy exits
 with the server's status, or 127 when the server cannot be started.
 Example:
   schema-coerce --schema '{"properties":{"line":{"type":"integer"}}}' '{"line":5.0}'
 `;
-
-/**
- * A wrong invocation or unreadable input: the CLI prints its `detail` after the name of the
- * command it concerns (`schema-coerce`, `schema-coerce proxy`) and exits 2.
- */
-export class UsageError extends SchemaCoerceError {
-  /** The command the error concerns, as its messages are prefixed: `schema-coerce proxy`. */
-  readonly command: string;
-
-  constructor(detail: string, command = 'schema-coerce') {
-    super(detail);
-    this.name = 'UsageError';
-    this.command = command;
-  }
-}
 
 /** Runs the CLI with `argv` (without `node` and the script) and resolves to the exit status. */
 export async function main(argv: string[]): Promise<number> {
@@ -147,49 +140,6 @@ async function subcommand<T>(command: string, read: () => Promise<T | 'help'>, r
 }
 
 type ProxyRun = Parameters<typeof runProxy>[1] & { readonly upstream: Connect };
-type GatewayRun = GatewayOptions & { readonly upstream: GatewayUpstream };
-
-/** The options the proxy and the gateway share: the repair, and where the server is. */
-const REPAIR_OPTIONS = {
-  lenient: { type: 'boolean', short: 'l' },
-  validate: { type: 'boolean' },
-  'reject-undeclared': { type: 'boolean' },
-  'integer-range': { type: 'string' },
-  log: { type: 'string' },
-  verbose: { type: 'boolean' },
-  'repair-results': { type: 'boolean' },
-  url: { type: 'string' },
-  header: { type: 'string', multiple: true },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-/** The gateway's options: the shared ones and its own. */
-const GATEWAY_OPTIONS = {
-  ...REPAIR_OPTIONS,
-  listen: { type: 'string' },
-  path: { type: 'string' },
-  'allowed-host': { type: 'string', multiple: true },
-  'allowed-origin': { type: 'string', multiple: true },
-  'json-response': { type: 'boolean' },
-  'max-body': { type: 'string' },
-  'max-sessions': { type: 'string' },
-  'idle-timeout': { type: 'string' },
-} as const;
-
-/** A subcommand's own arguments (before `--`) and the server command (after it). */
-function splitCommand(argv: string[]): { own: string[]; command: string[] } {
-  const split = argv.indexOf('--');
-  return split === -1 ? { own: argv, command: [] } : { own: argv.slice(0, split), command: argv.slice(split + 1) };
-}
-
-/** Runs `parse`, a bad option becoming a usage error. */
-function parsed<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
 
 async function readProxyCommandLine(argv: string[]): Promise<ProxyRun | 'help'> {
   const { own, command } = splitCommand(argv);
@@ -198,92 +148,6 @@ async function readProxyCommandLine(argv: string[]): Promise<ProxyRun | 'help'> 
   const target = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], command);
   if (target === undefined && command.length === 0) throw new UsageError('give the server command after --, e.g. schema-coerce proxy -- node server.js');
   return { upstream: target === undefined ? stdioUpstream(command) : httpUpstream(target.url, target.headers), ...(await repairOptions(values)) };
-}
-
-async function readGatewayCommandLine(argv: string[]): Promise<GatewayRun | 'help'> {
-  const { own, command } = splitCommand(argv);
-  const { values } = parsed(() => parseCommandLine({ args: own, strict: true, options: GATEWAY_OPTIONS }));
-  if (values.help === true) return 'help';
-  const target = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], command);
-  if (target === undefined && command.length === 0) throw new UsageError('give --url <url> or the server command after --, e.g. schema-coerce gateway --listen 127.0.0.1:8808 -- node server.js');
-  if (values.listen === undefined) throw new UsageError('--listen <host:port> is required, e.g. --listen 127.0.0.1:8808');
-  const listen = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):(\d{1,5})$/.exec(values.listen);
-  if (listen === null || Number(listen[2]) > 65_535) throw new UsageError(`--listen ${JSON.stringify(values.listen)} must be host:port`);
-  const path = values.path ?? '/mcp';
-  if (!path.startsWith('/')) throw new UsageError(`--path ${JSON.stringify(path)} must start with /`);
-  return {
-    upstream: target === undefined ? { kind: 'stdio', command } : { kind: 'url', ...target },
-    ...(await repairOptions(values)),
-    host: listen[1]!.replace(/^\[|\]$/g, ''),
-    port: Number(listen[2]),
-    path,
-    ...(values['allowed-host'] === undefined ? {} : { allowedHosts: values['allowed-host'] }),
-    ...(values['allowed-origin'] === undefined ? {} : { allowedOrigins: values['allowed-origin'] }),
-    jsonResponse: values['json-response'] === true,
-    limits: {
-      ...count('--max-body', values['max-body'], 'maxBody', 1),
-      ...count('--max-sessions', values['max-sessions'], 'maxSessions', 1),
-      ...count('--idle-timeout', values['idle-timeout'], 'idleMs', 1_000),
-    },
-  };
-}
-
-/** The repair options of a subcommand's `values`, the `--validate` validator loaded. */
-async function repairOptions(values: { lenient?: boolean; validate?: boolean; 'reject-undeclared'?: boolean; 'integer-range'?: string; log?: string; verbose?: boolean; 'repair-results'?: boolean }): Promise<ProxyOptions> {
-  const range = checkRange(values['integer-range']);
-  let validator: ArgsValidator | undefined;
-  if (values.validate === true) {
-    try {
-      validator = await loadValidateArgs();
-    } catch (error) {
-      if (error instanceof MissingPeerError) throw new UsageError(`--validate ${error.need}`);
-      throw error;
-    }
-  }
-  return {
-    lenient: values.lenient === true,
-    ...(validator === undefined ? {} : { validator }),
-    rejectUndeclared: values['reject-undeclared'] === true,
-    verbose: values.verbose === true,
-    ...(values.log === undefined ? {} : { log: values.log }),
-    ...(range === undefined ? {} : { integerRange: range }),
-    ...(values['repair-results'] === true ? await resultRepair() : {}),
-  };
-}
-
-/** `--repair-results`, with the validator that tells an error's mismatching structuredContent when ajv is there (without it such results go on as they came). */
-async function resultRepair(): Promise<Pick<ProxyOptions, 'repairResults' | 'resultValidator'>> {
-  try {
-    return { repairResults: true, resultValidator: await loadValidateArgs() };
-  } catch (error) {
-    if (error instanceof MissingPeerError) return { repairResults: true };
-    throw error;
-  }
-}
-
-/** A whole number option, positive, times `unit`, as the limit `key`. */
-function count(flag: string, value: string | undefined, key: string, unit: number): Record<string, number> {
-  if (value === undefined) return {};
-  if (!/^[1-9]\d{0,15}$/.test(value)) throw new UsageError(`${flag} must be a positive whole number, not ${JSON.stringify(value)}`);
-  return { [key]: Number(value) * unit };
-}
-
-/** A `--url` upstream, with its `--header`s; a server command may not be given too. */
-function httpTarget(url: string, headers: readonly string[], command: readonly string[]): { url: URL; headers: Record<string, string> } {
-  if (command.length > 0) throw new UsageError('give either --url or a server command after --, not both');
-  try {
-    return { url: targetUrl(url), headers: targetHeaders(headers) };
-  } catch (error) {
-    if (error instanceof TargetError) throw new UsageError(error.message);
-    throw error;
-  }
-}
-
-function checkRange(range: string | undefined): IntegerRange | undefined {
-  if (range !== undefined && !['int64', 'safe', 'unbounded'].includes(range)) {
-    throw new UsageError(`--integer-range must be int64, safe or unbounded, not "${range}"`);
-  }
-  return range as IntegerRange | undefined;
 }
 
 function readCommandLine(argv: string[]) {
