@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MessageId } from '../proxy/message.js';
+import { MODERN_VERSIONS } from '../proxy/modern.js';
 import { TRANSPORT_ERROR } from './backend.js';
 import { scopesOf, ToolPolicy, type ToolPolicyRules } from './policy.js';
 import { callerKeyOf, RateLimits, type RateLimitRules } from './rate-limit.js';
@@ -60,7 +61,7 @@ export class Admission {
     const why = this.callRefusal(request, typeof name === 'string' ? name : '', typeof header === 'string' ? header : undefined);
     if (why === undefined) return false;
     if (requestId === undefined) reply.fail(403, rpcError(TRANSPORT_ERROR, `Forbidden: ${why}`));
-    else reply.message(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: requestId, result: { content: [{ type: 'text', text: `schema-coerce gateway: ${why}` }], isError: true } })), true);
+    else reply.message(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: requestId, result: errorResult(`schema-coerce gateway: ${why}`, isModern(request, params)) })), true);
     return true;
   }
 
@@ -77,4 +78,16 @@ export class Admission {
     if (policy === undefined) return;
     reply.rewrite((bytes) => policy.filterListing(bytes, scopes) ?? rpcError(INTERNAL_ERROR, 'schema-coerce gateway: the tool listing could not be read, so its tool policy could not be applied', requestId));
   }
+}
+
+/** An `isError` result; one of the 2026-07-28 revision says it is complete, as that revision asks of every result. */
+function errorResult(text: string, modern: boolean): Record<string, unknown> {
+  return { content: [{ type: 'text', text }], isError: true, ...(modern ? { resultType: 'complete' } : {}) };
+}
+
+/** Whether a request is of the 2026-07-28 revision: its header or its envelope names it. */
+function isModern(request: IncomingMessage, params: unknown): boolean {
+  const header = request.headers['mcp-protocol-version'];
+  const envelope = (params as { _meta?: Record<string, unknown> } | null | undefined)?._meta?.['io.modelcontextprotocol/protocolVersion'];
+  return MODERN_VERSIONS.includes(typeof header === 'string' ? header : '') || (typeof envelope === 'string' && MODERN_VERSIONS.includes(envelope));
 }

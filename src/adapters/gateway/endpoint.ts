@@ -84,7 +84,7 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions, o
     corsHeaders(origin, response);
     if (request.url !== plainPath && operations.health?.serve(request, response, closing) === true) return;
     if (request.url !== plainPath && new URL(request.url ?? '/', 'http://gateway').pathname !== options.path) return deny(response, 404, 'Not Found');
-    if (closing) return deny(response, 503, 'Service Unavailable: the gateway is shutting down');
+    if (closing) return deny(response.setHeader('connection', 'close'), 503, 'Service Unavailable: the gateway is shutting down');
     if (request.method !== 'OPTIONS' && operations.admission?.admit(request, response) === false) return;
     const version = request.headers['mcp-protocol-version'];
     if (typeof version === 'string' && !PROTOCOL_VERSIONS.includes(version) && !MODERN_VERSIONS.includes(version)) {
@@ -128,13 +128,13 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions, o
   return {
     url: `http://${host}:${port}${options.path}`,
     close: async () => {
+      // New requests are answered 503 (and /readyz so) while the calls in flight finish; then the listener closes.
       closing = true;
-      server.close();
-      server.closeIdleConnections();
       const drained = Promise.all([...inFlight].map((reply) => new Promise<void>((resolve) => reply.onClose(resolve))));
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([drained, new Promise((resolve) => (timer = setTimeout(resolve, limits.drainMs)))]);
       clearTimeout(timer);
+      server.close();
       await backend.close();
       server.closeAllConnections();
     },
