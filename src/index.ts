@@ -10,7 +10,7 @@ export { findUndeclaredKeys } from './report/undeclared.js';
 export type { TextLocation } from './json/errors.js';
 export type { PlainNumbersOptions } from './json/lossless.js';
 export type { ValidationIssue } from './report/message.js';
-export type { ArgsValidator, PrepareOptions, PreparedCall } from './report/pipeline.js';
+export type { ArgsValidator, PrepareOptions, PreparedCall, ReadyCall, RejectedCall } from './report/pipeline.js';
 export type { UndeclaredKey } from './report/undeclared.js';
 export type {
   Change, ChangeRule, CoerceOptions, CoerceResult, IntegerRange, JsonType, LenientRules, Reading, Refusal, RefusalReason,

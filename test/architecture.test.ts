@@ -52,3 +52,17 @@ test('no lower layer imports a higher one', () => {
   });
   expect(upward).toEqual([]);
 });
+
+const MAX_LINES = 350;
+
+/** Lines as `wc -l` would count them, plus a last line without a newline. */
+function lineCount(text: string): number {
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+test(`every module under src/ is at most ${MAX_LINES} lines`, () => {
+  const over = sources(SRC)
+    .map((file) => ({ name: relative(SRC, file).split(/[\\/]/).join('/'), count: lineCount(readFileSync(file, 'utf8')) }))
+    .filter(({ count }) => count > MAX_LINES);
+  expect(over).toEqual([]);
+});

@@ -13,6 +13,7 @@ import { loadMcpTools } from '@langchain/mcp-adapters';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, test } from 'vitest';
+import * as langchain from '../src/langchain.js';
 import { coerceTool, coerceTools, loadCoercedMcpTools, type FrameworkCoercionReport } from '../src/langchain.js';
 import { HOPELESS, MCP_REPAIRED, MCP_STRINGLY, REPAIRED, STRICT_SERVER, STRINGLY, gotoJsonSchema, gotoZod } from './_helpers/frameworks.js';
 
@@ -52,6 +53,10 @@ async function runOnce(tools: StructuredToolInterface[], toolName: string, args:
 function zodTool(received: unknown[]) {
   return tool(async (args) => { received.push(args); return 'opened'; }, { name: 'goto', description: 'Opens the file at a line.', schema: gotoZod });
 }
+
+test('schema-coerce/langchain exports exactly these names', () => {
+  expect(Object.keys(langchain).sort()).toEqual(['coerceTool', 'coerceTools', 'loadCoercedMcpTools']);
+});
 
 describe('coerceTool: a zod tool in a LangGraph ReAct agent', () => {
   test('without the library the tool is refused by its own schema check', async () => {

@@ -7,8 +7,13 @@ import { createTool } from '@mastra/core/tools';
 import { MCPClient } from '@mastra/mcp';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, test } from 'vitest';
+import * as mastra from '../src/mastra.js';
 import { coerceTool, coerceTools, type FrameworkCoercionReport } from '../src/mastra.js';
 import { HOPELESS, MCP_REPAIRED, MCP_STRINGLY, REPAIRED, STRICT_SERVER, STRINGLY, gotoJsonSchema, gotoZod } from './_helpers/frameworks.js';
+
+test('schema-coerce/mastra exports exactly these names', () => {
+  expect(Object.keys(mastra).sort()).toEqual(['coerceTool', 'coerceTools']);
+});
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
 

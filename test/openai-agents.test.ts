@@ -7,8 +7,13 @@ import {
 } from '@openai/agents-core';
 import type { JsonObjectSchemaNonStrict } from '@openai/agents-core/types';
 import { afterEach, describe, expect, test } from 'vitest';
+import * as openaiAgents from '../src/openai-agents.js';
 import { coerceFunctionTool, coerceMcpServer, coerceTools, type FrameworkCoercionReport as CoercionReport } from '../src/openai-agents.js';
 import { HOPELESS, MCP_REPAIRED, MCP_STRINGLY, REPAIRED, STRICT_SERVER, STRINGLY, gotoJsonSchema, gotoZod } from './_helpers/frameworks.js';
+
+test('schema-coerce/openai-agents exports exactly these names', () => {
+  expect(Object.keys(openaiAgents).sort()).toEqual(['coerceFunctionTool', 'coerceMcpServer', 'coerceTools']);
+});
 
 /** A model that calls one tool with the given arguments, then answers "done". */
 class ScriptedModel implements Model {

@@ -1,19 +1,28 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ROOT } from './_helpers/run.js';
 import type { Job, Verdict } from './_helpers/snippet-runner.js';
-import { documents, fences, kindOf, matchesText, moduleClaims, moduleSource, shellClaims, type Fence } from './_helpers/snippets.js';
+import { documents, fences, kindOf, matchesText, moduleClaims, moduleSource, namedPackages, neededPackages, shellClaims, type Fence } from './_helpers/snippets.js';
+import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
 
 /**
- * Every fenced block of README.md and docs/*.md, as a test: ts/js blocks run against the built
- * package (one child process per document, each block a module of its own, from the repository
- * root) and their stated results are compared; sh blocks run in bash; json blocks must parse; a
- * block with no language fails. test/_helpers/snippets.ts says how results are stated.
+ * Every fenced block of README.md and docs/*.md, as a test: ts/js blocks run as pasted in a
+ * fresh ES module project (outside the repository, so nothing of it resolves there) with the
+ * packed tarball and the packages the text before each block names, installed at the versions
+ * this checkout pins (one child process per document, each block a module of its own), and their
+ * stated results are compared; each must name every package it needs. sh blocks run in bash; json
+ * blocks must parse; a block with no language fails. test/_helpers/snippets.ts says how results
+ * are stated.
  */
 const WORK = join(ROOT, 'test', '.snippets');
 const BIN = join(WORK, 'bin');
+/** What the stand-in server needs (`npx tsx examples/mcp-server.ts`) and the type check: the harness's, not a snippet's. */
+const HARNESS = ['tsx', '@modelcontextprotocol/sdk', 'zod', '@types/node'];
+const versionOf = (name: string): string => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+/** The fresh project the ts/js blocks run in. */
+let project = '';
 
 /**
  * What sh snippets find on PATH besides the system's: `schema-coerce` and `npx schema-coerce` are
@@ -51,8 +60,21 @@ beforeAll(() => {
     writeFileSync(join(BIN, name), `#!/usr/bin/env bash\n${body}\n`);
     chmodSync(join(BIN, name), 0o755);
   }
-});
+  // `npm pack` builds the package (its `prepare`), as publishing does; the sh blocks run that build.
+  const work = makeTempDir('schema-coerce-snippets-');
+  execFileSync('npm', ['pack', '--pack-destination', work, '--silent'], { cwd: ROOT, stdio: 'pipe' });
+  const tarball = join(work, readdirSync(work).find((name) => name.endsWith('.tgz'))!);
+  project = join(work, 'project');
+  mkdirSync(join(project, 'examples'), { recursive: true });
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'snippets', private: true, type: 'module' }));
+  copyFileSync(join(ROOT, 'examples', 'mcp-server.ts'), join(project, 'examples', 'mcp-server.ts'));
+  const named = all.filter((fence) => kindOf(fence.lang) === 'module').flatMap((fence) => neededPackages(fence).filter((name) => namedPackages(ROOT, fence).has(name)));
+  const packages = [...new Set([...named, ...HARNESS])].map((name) => `${name}@${versionOf(name)}`);
+  execFileSync('npm', ['install', tarball, ...packages, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--silent'], { cwd: project, stdio: 'pipe' });
+}, 600_000);
 afterAll(() => rmSync(WORK, { recursive: true, force: true }));
+// The project and its installed packages: removing them takes a while on a busy machine.
+afterAll(removeTempDirs, 120_000);
 
 test('README.md and docs/ have snippets, and README.md states results', () => {
   const modules = all.filter((fence) => fence.file === 'README.md' && kindOf(fence.lang) === 'module');
@@ -70,14 +92,15 @@ describe.each(documents(ROOT).filter((file) => all.some((fence) => fence.file ==
     const slug = file.replace(/[^\w]+/g, '-');
     const jobs: Job[] = modules.map((fence) => {
       const claims = moduleClaims(fence);
-      const path = join(WORK, `${slug}-${fence.line}.${fence.lang.startsWith('j') ? 'mjs' : 'ts'}`);
+      const path = join(project, `${slug}-${fence.line}.${fence.lang.startsWith('j') ? 'js' : 'ts'}`);
       writeFileSync(path, moduleSource(fence, claims) + '\n');
       return { path, claims: claims.map(({ line, expected }) => ({ line, expected })) };
     });
     const jobFile = join(WORK, `${slug}.job.json`);
     const outFile = join(WORK, `${slug}.out.json`);
     writeFileSync(jobFile, JSON.stringify(jobs));
-    const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'test', '_helpers', 'snippet-runner.ts'), jobFile, outFile], { cwd: ROOT, encoding: 'utf8', timeout: 240_000 });
+    // From the project: `--import tsx` and the blocks' imports resolve there, as they would for a user.
+    const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'test', '_helpers', 'snippet-runner.ts'), jobFile, outFile], { cwd: project, encoding: 'utf8', timeout: 240_000 });
     if (run.status !== 0) throw new Error(`${file}: the snippet runner failed (${run.status ?? run.signal}): ${run.stderr}`);
     (JSON.parse(readFileSync(outFile, 'utf8')) as Verdict[]).forEach((verdict, i) => verdicts.set(modules[i]!, verdict));
   }, 300_000);
@@ -92,9 +115,12 @@ describe.each(documents(ROOT).filter((file) => all.some((fence) => fence.file ==
         expect(() => JSON.parse(fence.lines.join('\n')), `${where(fence)}: a json block must parse (use jsonc for one with comments)`).not.toThrow();
         return;
       case 'module': {
+        const named = namedPackages(ROOT, fence);
+        const unnamed = neededPackages(fence).filter((name) => !named.has(name));
+        expect(unnamed, `${where(fence)}: the snippet needs ${unnamed.join(', ')}, which the text before it (from its heading) does not name: say so, e.g. \`npm install schema-coerce ${unnamed.join(' ')}\``).toEqual([]);
         const verdict = verdicts.get(fence)!;
         // The module's lines are the block's: name them by their place in the Markdown file.
-        const error = verdict.error?.replace(/[^\s(]*\.snippets\/[^\s:]*-(\d+)\.m?[jt]s:(\d+)(?::\d+)?/g, (_all, open: string, line: string) => `${fence.file}:${Number(open) + Number(line)}`);
+        const error = verdict.error?.replace(/[^\s(]*\/project\/[^\s:/]*-(\d+)\.[jt]s:(\d+)(?::\d+)?/g, (_all, open: string, line: string) => `${fence.file}:${Number(open) + Number(line)}`);
         expect(error, `${where(fence)}: the snippet threw`).toBeUndefined();
         const stated = new Map(moduleClaims(fence).map((claim) => [claim.line, claim]));
         for (const claim of verdict.claims) {
@@ -118,8 +144,8 @@ describe.each(documents(ROOT).filter((file) => all.some((fence) => fence.file ==
   });
 });
 
-test('every ts snippet type-checks as written (strict, against the sources)', () => {
-  const dir = join(WORK, 'types');
+test('every ts snippet type-checks as written, in the same project (strict, against the packed declarations)', () => {
+  const dir = join(project, 'types');
   mkdirSync(dir, { recursive: true });
   const files = all.filter((fence) => fence.lang === 'ts' || fence.lang === 'typescript').map((fence) => {
     const name = `${fence.file.replace(/[^\w]+/g, '-')}-${fence.line}.ts`;
@@ -129,13 +155,12 @@ test('every ts snippet type-checks as written (strict, against the sources)', ()
   });
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
     compilerOptions: {
-      target: 'ES2022', lib: ['ES2022'], module: 'ESNext', moduleResolution: 'Bundler', types: ['node'], strict: true,
-      exactOptionalPropertyTypes: true, skipLibCheck: true, noEmit: true, baseUrl: ROOT,
-      paths: { 'schema-coerce': ['src/index.ts'], 'schema-coerce/*': ['src/*.ts'] },
+      target: 'ES2022', lib: ['ES2022'], module: 'nodenext', moduleResolution: 'nodenext', types: ['node'], strict: true,
+      exactOptionalPropertyTypes: true, skipLibCheck: true, noEmit: true,
     },
     files: files.map(([name]) => name),
   }));
-  const run = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], { cwd: ROOT, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], { cwd: dir, encoding: 'utf8' });
   // tsc names a snippet's file and line: name them by their place in the Markdown file instead.
   const byName = new Map(files);
   const errors = run.stdout.replace(/^(?:.*[\\/])?([\w-]+\.ts)\((\d+),\d+\)/gm, (all, name: string, line: string) => {
@@ -145,31 +170,6 @@ test('every ts snippet type-checks as written (strict, against the sources)', ()
   expect(errors.trim(), 'the snippets do not type-check').toBe('');
   expect(run.status).toBe(0);
 }, 180_000);
-
-/** The anchors a Markdown file offers: its headings, as GitHub spells them, and explicit ids. */
-function anchors(file: string): Set<string> {
-  const text = readFileSync(join(ROOT, file), 'utf8').replace(/^(```|~~~)[^]*?^\1/gm, '');
-  const found = new Set<string>();
-  for (const [, heading] of text.matchAll(/^#{1,6} (.+)$/gm)) {
-    const slug = heading!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
-    let unique = slug;
-    for (let n = 1; found.has(unique); n++) unique = `${slug}-${n}`;
-    found.add(unique);
-  }
-  for (const [, id] of text.matchAll(/<a id="([^"]+)"/g)) found.add(id!);
-  return found;
-}
-
-test.each(documents(ROOT))('every relative link of %s resolves, its anchor included', (file) => {
-  const text = readFileSync(join(ROOT, file), 'utf8').replace(/^(```|~~~)[^]*?^\1/gm, '');
-  for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-    if (/^[a-z]+:/.test(target!)) continue;
-    const [path, anchor] = target!.split('#') as [string, string | undefined];
-    const resolved = path === '' ? file : join(file, '..', path);
-    expect(existsSync(join(ROOT, resolved)), `${file}: the link ${target} leads nowhere`).toBe(true);
-    if (anchor !== undefined) expect(anchors(resolved).has(anchor), `${file}: ${resolved} has no anchor #${anchor}`).toBe(true);
-  }
-});
 
 describe('the harness', () => {
   const fence = (lang: string, lines: string[]): Fence => ({ file: 'doc.md', line: 10, lang, lines });

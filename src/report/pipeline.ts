@@ -51,10 +51,8 @@ export interface PrepareOptions extends CoerceOptions {
   readonly rejectRefused?: boolean;
 }
 
-/** A tool call ready to dispatch, or the reason it should not be. */
-export interface PreparedCall {
-  /** Nothing stands in the way of dispatch. */
-  readonly ok: boolean;
+/** What every prepared call holds, whether it may be dispatched or not. */
+interface PreparedCallFields {
   /**
    * The coerced arguments as JavaScript values, safe to hand to `JSON.stringify`, `structuredClone`
    * or an SDK's `callTool`: a plain `number` wherever one holds the number exactly, an `ExactNumber`
@@ -70,11 +68,29 @@ export interface PreparedCall {
   readonly refusals: readonly Refusal[];
   readonly errors: readonly ValidationIssue[];
   readonly undeclared: readonly UndeclaredKey[];
-  /** One plain-text message for the model, when `ok` is false. */
-  readonly message?: string;
-  /** Why the text could not be read (not JSON, or cut off: `truncated`), when that is why `ok` is false. */
+}
+
+/** A call nothing stands in the way of: dispatch its `json`. */
+export interface ReadyCall extends PreparedCallFields {
+  readonly ok: true;
+  readonly message?: undefined;
+  readonly parseError?: undefined;
+}
+
+/** A call that must not be dispatched: answer the model with its `message`. */
+export interface RejectedCall extends PreparedCallFields {
+  readonly ok: false;
+  /** One plain-text message for the model: what was wrong, and what to send instead. */
+  readonly message: string;
+  /** Why the text could not be read (not JSON, or cut off: `truncated`), when that is why the call is rejected. */
   readonly parseError?: ArgsParseError;
 }
+
+/**
+ * A tool call ready to dispatch, or the reason it should not be: test `ok`, and the type
+ * narrows (`message` is a string exactly when `ok` is false).
+ */
+export type PreparedCall = ReadyCall | RejectedCall;
 
 /**
  * Thrown (or handed to a framework as its error) for a tool call whose arguments should not be
@@ -103,7 +119,8 @@ export class InvalidArgsError extends SchemaCoerceError {
  * @param argsOrText - The raw arguments text, or arguments already parsed.
  * @param schema - The tool's input JSON Schema; `undefined` or `null` when it is not known.
  * @param options - Coercion options plus `toolName`, `validate`, `rejectUndeclared`, `renameUnambiguous`.
- * @returns `{ ok, args, json, display, changes, refusals, errors, undeclared, message? }`.
+ * @returns `{ ok, args, json, display, changes, refusals, errors, undeclared }`, and when `ok` is
+ *   false the model-facing `message` (and `parseError`, when the text could not be read).
  * @throws {TypeError} When `options.validate` is neither a function, `false` nor `undefined` (such
  *   as `true`): a call must never read as validated when nothing was checked.
  * @example
@@ -171,8 +188,8 @@ export function prepareToolCall(argsOrText: unknown, schema: unknown, options: P
     undeclared = renamed.conflicts;
     message = describeProblems({ toolName, args, schema, errors, undeclared });
   }
-  const ok = message === undefined;
-  return finish(options, { ok, args, json, changes, refusals: coerced.refusals, errors, undeclared, ...(ok ? {} : { message: message! }) });
+  const fields = { args, json, changes, refusals: coerced.refusals, errors, undeclared };
+  return message === undefined ? finish(options, { ok: true, ...fields }) : finish(options, { ok: false, ...fields, message });
 }
 
 /**
@@ -226,8 +243,13 @@ function refused(options: PrepareOptions, args: unknown, json: string, message: 
   return finish(options, { ok: false, args, json, changes: [], refusals: [], errors: [], undeclared: [], message, ...(parseError === undefined ? {} : { parseError }) });
 }
 
-/** The call as handed out: its display text, and its arguments as plain values (see `PreparedCall.args`). */
-function finish(options: PrepareOptions, call: Omit<PreparedCall, 'display'>): PreparedCall {
+/** A prepared call but its display string, either kind. */
+type Undisplayed = Omit<ReadyCall, 'display'> | Omit<RejectedCall, 'display'>;
+
+/** The call as handed out: its display text, and its arguments as plain values (see `PreparedCallFields.args`). */
+function finish(options: PrepareOptions, call: Undisplayed): PreparedCall {
   const display = options.toolName === undefined ? call.json : `${options.toolName}(${call.json})`;
-  return { ...call, args: toPlainNumbers(call.args), display };
+  const args = toPlainNumbers(call.args);
+  // One spread per kind: TypeScript keeps the union only when each branch is narrowed.
+  return call.ok ? { ...call, args, display } : { ...call, args, display };
 }

@@ -153,3 +153,63 @@ export function matchesText(actual: string, text: string): boolean {
   const pattern = text.split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*');
   return new RegExp(`^${pattern}$`).test(actual);
 }
+
+/**
+ * What each subpath needs installed besides this package (the README's install table): a
+ * snippet that imports the subpath needs the package installed, named or not in its imports.
+ */
+const SUBPATH_PEERS: Record<string, readonly string[]> = {
+  'schema-coerce/validate': ['ajv'],
+  'schema-coerce/mcp': ['@modelcontextprotocol/sdk'],
+  'schema-coerce/ai': ['ai'],
+  'schema-coerce/openai-agents': ['@openai/agents-core'],
+  'schema-coerce/langchain': ['@langchain/core'],
+  'schema-coerce/mastra': ['@mastra/core'],
+};
+
+/** The package a bare import specifier names: `@scope/name` or `name`, without its subpath. */
+const packageOf = (specifier: string): string => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
+/**
+ * The packages other than this one that a ts/js block needs installed to run: those it imports,
+ * the peers of the subpaths it imports, and Ajv where it switches validation on (`validateArgs`,
+ * `validate: true`) or loads MCP tools into LangChain (`@langchain/mcp-adapters`).
+ */
+export function neededPackages(fence: Fence): string[] {
+  const text = fence.lines.join('\n');
+  const specifiers = [...text.matchAll(/\bfrom\s+'([^'.][^']*)'|\bimport\(\s*'([^'.][^']*)'\s*\)/g)].map((match) => (match[1] ?? match[2])!);
+  const needed = new Set<string>();
+  for (const specifier of specifiers) {
+    if (specifier.startsWith('node:')) continue;
+    needed.add(packageOf(specifier));
+    for (const peer of SUBPATH_PEERS[specifier] ?? []) needed.add(peer);
+  }
+  if (/\bvalidate: true\b|\bvalidateArgs\b/.test(text)) needed.add('ajv');
+  if (/\bloadCoercedMcpTools\(/.test(text)) needed.add('@langchain/mcp-adapters');
+  needed.delete('schema-coerce');
+  return [...needed].sort();
+}
+
+/**
+ * The packages the text before a block names, from the heading of its section down to it: each
+ * package in backticks (`` `zod` ``), or on an `npm install` line. Other blocks' code is not
+ * text: a package another snippet imports is not thereby named for this one.
+ */
+export function namedPackages(root: string, fence: Fence): Set<string> {
+  const lines = readFileSync(join(root, fence.file), 'utf8').split('\n').slice(0, fence.line - 1);
+  let start = lines.length;
+  while (start > 0 && !/^#{1,6} /.test(lines[start - 1]!)) start--;
+  const named = new Set<string>();
+  let inFence = false;
+  for (const line of lines.slice(start)) {
+    if (OPEN.test(line)) inFence = !inFence;
+    // `npm install a b@1.2.3` in the text, or on a line of an sh block.
+    const install = /\bnpm (?:install|i) ([^`]+)/.exec(line);
+    for (const word of install?.[1]!.trim().split(/\s+/) ?? []) {
+      if (!word.startsWith('-')) named.add(packageOf(word.replace(/[),.;:]+$/, '').replace(/(.)@.*$/, '$1')));
+    }
+    if (inFence) continue;
+    for (const [, name] of line.matchAll(/`(@?[a-z0-9][\w.-]*(?:\/[\w.-]+)?)`/g)) named.add(packageOf(name!));
+  }
+  return named;
+}

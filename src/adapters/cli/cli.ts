@@ -56,7 +56,7 @@ Gateway options (the proxy's repair as a Streamable HTTP endpoint; the proxy opt
       --allowed-origin <o>   a browser Origin allowed in (repeatable; default loopback origins)
       --json-response        answer POSTs with JSON bodies rather than SSE streams
       --max-body <bytes>     the largest request body (default 4194304; 413 beyond)
-      --max-sessions <n>     client sessions at once (default 64; one server process each)
+      --max-sessions <n>     stdio sessions at once (default 64; one server process each)
       --idle-timeout <s>     a session without a request for this long is ended (default 900)
       --config <file.json>   read these options from a JSON file, keys as the flags without
                              the dashes ("max-body": 1024, "command": [...]); flags win
