@@ -28,6 +28,8 @@ const INTEGRATION = [
   'test/depth.test.ts',
   'test/examples.test.ts',
   'test/gateway-clients.test.ts',
+  'test/gateway-config.test.ts',
+  'test/gateway-npx-drain.test.ts',
   'test/gateway-redirect.test.ts',
   'test/gateway.test.ts',
   'test/hostile.test.ts',

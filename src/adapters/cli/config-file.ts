@@ -22,7 +22,7 @@ export interface FlagSpec {
 export type FlagValues = Record<string, string | boolean | string[] | undefined>;
 
 /** The file's key for the server command (what follows `--` on the command line). */
-export const COMMAND_KEY = 'command';
+const COMMAND_KEY = 'command';
 /** The largest whole number a flag takes. */
 const MAX_WHOLE = 2 ** 53 - 1;
 
@@ -31,7 +31,7 @@ const MAX_WHOLE = 2 ** 53 - 1;
  * `config`): a flag's value as JSON (a string, `true`/`false`, a whole number), an array of them
  * for a repeatable flag, and `command`, the server command as an array of strings.
  */
-export function configSchema(table: Readonly<Record<string, FlagSpec>>, skip: readonly string[]): Record<string, unknown> {
+function configSchema(table: Readonly<Record<string, FlagSpec>>, skip: readonly string[]): Record<string, unknown> {
   const properties: Record<string, unknown> = { $schema: { type: 'string' }, [COMMAND_KEY]: { type: 'array', items: { type: 'string' }, minItems: 1 } };
   for (const [name, spec] of Object.entries(table)) {
     if (skip.includes(name)) continue;
