@@ -153,12 +153,12 @@ describe.each<ClientKind>(['v1', 'v2-pin', 'v2-legacy'])('a %s client through th
 
   test('--tool-rate-limit: past the limit a call is an isError result saying when to try again, and never reaches the server; other tools go on', async () => {
     const server = await peer();
-    const started = await gateway({ kind: 'url', url: new URL(server.url), headers: {} }, { rateLimits: { tools: ['ec*=2/m'] } });
+    const started = await gateway({ kind: 'url', url: new URL(server.url), headers: {} }, { rateLimits: { tools: ['ec*=2/h'] } });
     const connected = await client(kind, started.url);
     const results = [];
     for (let call = 0; call < 3; call++) results.push(await connected.callTool({ name: 'echo', arguments: { count: call } }));
     expect(results.map(isErrorResult)).toEqual([false, false, true]);
-    expect(textOf(results[2])).toMatch(/^schema-coerce gateway: the tool "echo" is rate limited by the gateway \(--tool-rate-limit "ec\*=2\/m"\): try again in (2\d|30) s$/);
+    expect(textOf(results[2])).toMatch(/^schema-coerce gateway: the tool "echo" is rate limited by the gateway \(--tool-rate-limit "ec\*=2\/h"\): try again in (179\d|1800) s$/);
     expect(isErrorResult(await connected.callTool({ name: 'stats', arguments: { n: 1 } }))).toBe(false);
     expect(calledTools(server)).toEqual(['echo', 'echo', 'stats']);
   }, 30_000);
@@ -215,16 +215,16 @@ describe('raw requests that try to slip a denied call past the policy', () => {
 describe('--rate-limit: a flood past the caller\'s limit', () => {
   test('gets 429 with Retry-After and a JSON-RPC error naming the limit; the requests within it are served', async () => {
     const server = loggedServer();
-    const started = await gateway(server.upstream, { jsonResponse: true, rateLimits: { caller: '4/m' } });
+    const started = await gateway(server.upstream, { jsonResponse: true, rateLimits: { caller: '4/h' } });
     const post = await rawSession(started.url);
     const answers = [];
     for (let call = 1; call <= 6; call++) answers.push(await post(`{"jsonrpc":"2.0","id":${call},"method":"tools/call","params":{"name":"echo","arguments":{"n":${call}}}}`));
     // initialize and initialized took two of the four tokens.
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 429, 429, 429, 429]);
-    expect(JSON.parse(answers[2]!.body).error.message).toMatch(/^Too Many Requests: the gateway's rate limit for this caller is reached; retry after (1[3-5]) s$/);
+    expect(JSON.parse(answers[2]!.body).error.message).toMatch(/^Too Many Requests: the gateway's rate limit for this caller is reached; retry after (89\d|900) s$/);
     const raw = await fetch(started.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{}' });
-    expect([raw.status, Number(raw.headers.get('retry-after'))]).toEqual([429, expect.any(Number)]);
-    expect(Number(raw.headers.get('retry-after'))).toBeGreaterThanOrEqual(13);
+    expect(raw.status).toBe(429);
+    expect(raw.headers.get('retry-after')).toMatch(/^(89\d|900)$/);
     expect(server.lines().match(/tools\/call/g)).toHaveLength(2);
   }, 30_000);
 });
