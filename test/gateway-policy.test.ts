@@ -126,6 +126,16 @@ describe('token buckets', () => {
     expect(buckets.take('a', 500)).toBe(500);
     expect([buckets.take('a', 10_000), buckets.take('a', 10_000), buckets.take('a', 10_000)]).toEqual([0, 0, 500]);
   });
+
+  test('at most 10,000 buckets are kept: past it the oldest is forgotten, and its caller finds a full one', () => {
+    const buckets = new TokenBuckets({ count: 1, perMs: 60_000 });
+    expect([buckets.take('first', 0), buckets.take('first', 0)]).toEqual([0, 60_000]);
+    for (let key = 0; key < 9_999; key++) buckets.take(`caller ${key}`, 0);
+    expect(buckets.take('first', 0)).toBe(60_000);
+    buckets.take('one more', 0);
+    expect(buckets.take('first', 0)).toBe(0);
+    expect(buckets.take('caller 9998', 0)).toBe(60_000);
+  });
 });
 
 describe.each<ClientKind>(['v1', 'v2-pin', 'v2-legacy'])('a %s client through the gateway to an SDK v2 HTTP server', (kind) => {

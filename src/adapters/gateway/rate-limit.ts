@@ -22,7 +22,7 @@ export interface RateLimitRules {
   readonly tools?: readonly string[];
 }
 
-/** Buckets kept per limit at most; past it the least recently used is forgotten (as if full). */
+/** Buckets kept per limit at most; past it the oldest is forgotten (its caller's next request finds it full). */
 const MAX_BUCKETS = 10_000;
 const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
@@ -49,7 +49,7 @@ export function readToolRate(rule: string): { glob: string; rate: Rate } | strin
 /** Token buckets of one rate, one per key. */
 export class TokenBuckets {
   private readonly rate: Rate;
-  /** Tokens and when they were counted, by key, least recently used first. */
+  /** Tokens and when they were counted, by key, oldest first. */
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
   constructor(rate: Rate) {
@@ -63,15 +63,20 @@ export class TokenBuckets {
    */
   take(key: string, now: number): number {
     const { count, perMs } = this.rate;
-    const known = this.buckets.get(key);
-    const tokens = known === undefined ? count : Math.min(count, known.tokens + ((now - known.at) * count) / perMs);
-    this.buckets.delete(key);
+    let bucket = this.buckets.get(key);
+    if (bucket === undefined) {
+      bucket = { tokens: count, at: now };
+      this.buckets.set(key, bucket);
+      if (this.buckets.size > MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value!);
+    }
+    // Counted in place: moving the entry to the end on every request (a true LRU) cost microseconds.
+    const tokens = Math.min(count, bucket.tokens + ((now - bucket.at) * count) / perMs);
+    bucket.at = now;
     if (tokens < 1) {
-      this.buckets.set(key, { tokens, at: now });
+      bucket.tokens = tokens;
       return Math.ceil(((1 - tokens) * perMs) / count);
     }
-    this.buckets.set(key, { tokens: tokens - 1, at: now });
-    if (this.buckets.size > MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value!);
+    bucket.tokens = tokens - 1;
     return 0;
   }
 }
