@@ -91,3 +91,16 @@ test('a command on the command line replaces the file\'s upstream', async () => 
   closers.push(() => client.close());
   expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo', 'slow']);
 }, 30_000);
+
+test('--config-schema prints the file\'s schema: every flag of the gateway\'s help is a key, typed as the flag takes it', () => {
+  const help = runCli(['gateway', '--help']).stdout;
+  const section = help.slice(help.indexOf('Proxy options'), help.indexOf('Exit status'));
+  const flags = [...section.matchAll(/^ {2}(?:-\w, )? *--([a-z][a-z-]*)/gm)].map((found) => found[1]!);
+  const run = runCli(['gateway', '--config-schema']);
+  expect(run.status).toBe(0);
+  const schema = JSON.parse(run.stdout) as { properties: Record<string, { type: string; items?: { type: string } }> };
+  const keys = Object.keys(schema.properties);
+  expect(flags.filter((flag) => !keys.includes(flag))).toEqual(['help', 'config', 'config-schema']);
+  expect(keys.filter((key) => !flags.includes(key))).toEqual(['$schema', 'command']);
+  expect([schema.properties['lenient']!.type, schema.properties['max-body']!.type, schema.properties['deny-tool']!.items!.type, schema.properties['listen']!.type]).toEqual(['boolean', 'integer', 'string', 'string']);
+});

@@ -60,6 +60,7 @@ Gateway options (the proxy's repair as a Streamable HTTP endpoint; the proxy opt
       --idle-timeout <s>     a session without a request for this long is ended (default 900)
       --config <file.json>   read these options from a JSON file, keys as the flags without
                              the dashes ("max-body": 1024, "command": [...]); flags win
+      --config-schema        print the JSON Schema of that file (for an editor's "$schema")
       --allow-tool <glob>    list and call only the tools this matches (repeatable; * and ?)
       --deny-tool <glob>     never list or call the tools this matches (repeatable)
       --tool-scope <g>=<s>   the tools glob g matches need the caller's token to hold scope s
@@ -117,7 +118,11 @@ async function proxy(argv: string[]): Promise<number> {
 }
 
 async function gateway(argv: string[]): Promise<number> {
-  return subcommand('schema-coerce gateway', () => readGatewayCommandLine(argv), (options) => runGateway(options.upstream, options));
+  return subcommand('schema-coerce gateway', () => readGatewayCommandLine(argv), async (options) => {
+    if (!('print' in options)) return runGateway(options.upstream, options);
+    process.stdout.write(options.print);
+    return 0;
+  });
 }
 
 /**

@@ -31,14 +31,14 @@ const MAX_WHOLE = 2 ** 53 - 1;
  * `config`): a flag's value as JSON (a string, `true`/`false`, a whole number), an array of them
  * for a repeatable flag, and `command`, the server command as an array of strings.
  */
-function configSchema(table: Readonly<Record<string, FlagSpec>>, skip: readonly string[]): Record<string, unknown> {
+export function configSchema(table: Readonly<Record<string, FlagSpec>>, skip: readonly string[]): Record<string, unknown> {
   const properties: Record<string, unknown> = { $schema: { type: 'string' }, [COMMAND_KEY]: { type: 'array', items: { type: 'string' }, minItems: 1 } };
   for (const [name, spec] of Object.entries(table)) {
     if (skip.includes(name)) continue;
     const one = spec.type === 'boolean' ? { type: 'boolean' } : spec.whole === true ? { type: 'integer', minimum: 1, maximum: MAX_WHOLE } : { type: 'string' };
     properties[name] = spec.multiple === true ? { type: 'array', items: one } : one;
   }
-  return { type: 'object', additionalProperties: false, properties };
+  return { $schema: 'https://json-schema.org/draft/2020-12/schema', title: 'schema-coerce gateway --config', type: 'object', additionalProperties: false, properties };
 }
 
 /** What a configuration file gives: flag values as the command line would, and the server command. */

@@ -9,7 +9,7 @@ import type { GatewayOptions, GatewayUpstream } from '../gateway/options.js';
 import { readScopeRule } from '../gateway/policy.js';
 import { readRate, readToolRate } from '../gateway/rate-limit.js';
 import { httpTarget, parsed, repairOptions, REPAIR_OPTIONS, splitCommand, UsageError } from './command-line.js';
-import { readConfigFile, withConfigFile, type FlagValues } from './config-file.js';
+import { configSchema, readConfigFile, withConfigFile, type FlagValues } from './config-file.js';
 
 /** The gateway's options and where its server is. */
 export type GatewayRun = GatewayOptions & { readonly upstream: GatewayUpstream };
@@ -21,6 +21,7 @@ export type GatewayRun = GatewayOptions & { readonly upstream: GatewayUpstream }
 const GATEWAY_OPTIONS = {
   ...REPAIR_OPTIONS,
   config: { type: 'string' },
+  'config-schema': { type: 'boolean' },
   listen: { type: 'string' },
   path: { type: 'string' },
   'allowed-host': { type: 'string', multiple: true },
@@ -38,15 +39,21 @@ const GATEWAY_OPTIONS = {
 } as const;
 
 /** The flags that are no key of the configuration file. */
-const NOT_IN_FILE: readonly string[] = ['help', 'config'];
+const NOT_IN_FILE: readonly string[] = ['help', 'config', 'config-schema'];
 
 type Values = ReturnType<typeof parseCommandLine<{ options: typeof GATEWAY_OPTIONS; strict: true }>>['values'];
 
-/** Reads the gateway's command line (and its `--config` file, under it). */
-export async function readGatewayCommandLine(argv: string[]): Promise<GatewayRun | 'help'> {
+/**
+ * Reads the gateway's command line (and its `--config` file, under it).
+ *
+ * @returns The gateway's run; `'help'` for `--help`; the configuration file's JSON Schema, as
+ *   text, for `--config-schema`.
+ */
+export async function readGatewayCommandLine(argv: string[]): Promise<GatewayRun | 'help' | { readonly print: string }> {
   const { own, command: given } = splitCommand(argv);
   const { values: flags } = parsed(() => parseCommandLine({ args: own, strict: true, options: GATEWAY_OPTIONS }));
   if (flags.help === true) return 'help';
+  if (flags['config-schema'] === true) return { print: `${JSON.stringify(configSchema(GATEWAY_OPTIONS, NOT_IN_FILE), null, 2)}\n` };
   const file = flags.config === undefined ? undefined : await readConfigFile(flags.config, GATEWAY_OPTIONS, NOT_IN_FILE);
   // An upstream on the command line (a --url or a command) replaces the file's, whichever it names.
   const ownUpstream = flags.url !== undefined || given.length > 0;
