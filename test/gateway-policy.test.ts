@@ -62,11 +62,13 @@ describe('globs', () => {
     expect(globMatches(glob, name)).toBe(matches);
   });
 
-  test('a long hostile name against many stars is decided in milliseconds', () => {
-    const name = 'a'.repeat(200_000);
+  test('a long hostile name against many stars is decided without backtracking (a regular expression takes about n^7 steps)', () => {
+    const name = 'a'.repeat(20_000);
     const started = performance.now();
     expect(globMatches('*a*a*a*a*a*a*a*b', name)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(globMatches('*a*a*a*a*a*a*a*a', name)).toBe(true);
+    // Milliseconds on a quiet machine; the bound only tells linear from polynomial, under load or mutation.
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
 
