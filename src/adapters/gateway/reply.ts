@@ -95,7 +95,11 @@ export class Reply {
     this.headers[name] = value;
   }
 
-  /** Has the last message (the response) written as `rewrite` makes it (a listing filtered by the tool policy). */
+  /**
+   * Has the last message (the response) written as `rewrite` makes it (a listing filtered by the
+   * tool policy). Only what goes through `message` is rewritten: an answer `pass`ed unread is not,
+   * and a `tools/list` answer never is (`answersUnread`).
+   */
   rewrite(rewrite: (bytes: Buffer) => Buffer): void {
     this.rewriting = rewrite;
   }
