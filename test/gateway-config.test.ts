@@ -75,9 +75,9 @@ describe('the config file', () => {
   });
 
   test('every problem is named by its path, in the order of the file: an unknown key (with the nearest), a key that is a flag of no option, and the file itself', async () => {
-    const path = configFile('{"listen": "nowhere", "lenient": "yes", "allowed-host": ["a", 1], "max-sessions": 0, "call-timeout": -1, "idle-timeout": 2.5, "drain-timeout": 3000000, "max-sesions": 3, "metrics": ":9", "audit-keep": 0, "config": "other.json", "help": true}');
+    const path = configFile('{"listen": "nowhere", "lenient": "yes", "allowed-host": ["a", 1], "max-streams": 0, "call-timeout": -1, "idle-timeout": 2.5, "drain-timeout": 3000000, "max-sesions": 3, "metrics": ":9", "audit-keep": 0, "config": "other.json", "help": true}');
     await expect(readConfigFile(path, SCHEMA)).rejects.toThrow(
-      new UsageError(`--config ${path}: /listen must be host:port; /lenient must be boolean; /allowed-host/1 must be string; /max-sessions must be >= 1; /call-timeout must be >= 0; /idle-timeout must be integer; /drain-timeout must be <= ${MAX_SECONDS}; /max-sesions is not an option (did you mean max-sessions?); /metrics must be host:port; /audit-keep must be >= 1; /config is not an option; /help is not an option`),
+      new UsageError(`--config ${path}: /listen must be host:port; /lenient must be boolean; /allowed-host/1 must be string; /max-streams must be >= 1; /call-timeout must be >= 0; /idle-timeout must be integer; /drain-timeout must be <= ${MAX_SECONDS}; /max-sesions is not an option (did you mean max-sessions?); /metrics must be host:port; /audit-keep must be >= 1; /config is not an option; /help is not an option`),
     );
     await expect(readConfigFile(configFile('[]'), SCHEMA)).rejects.toThrow(/: the file must be object$/);
   });
