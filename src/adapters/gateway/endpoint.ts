@@ -5,8 +5,11 @@
  * `Host` and `Origin` against the allow-lists (403), its head and body against the limits (431,
  * 413), its headers and body against the timeouts (Node's `headersTimeout` and `requestTimeout`),
  * and a stream against the bound on open streams (503). A POSTed message that is not JSON-RPC 2.0
- * as MCP writes it is answered 400 and never forwarded (`jsonrpc-check.ts`). An SSE answer with
- * nothing to say gets a comment line now and then. An answer carries no stack trace and no secret.
+ * as MCP writes it is answered 400 and never forwarded (`jsonrpc-check.ts`). The operator's
+ * controls are hooked in by a line each (`Operations`): the rate limits and the tool policy
+ * (`admission.ts`), the health paths, CORS (`cors.ts`), the observers of each call. An SSE answer
+ * with nothing to say gets a comment line now and then. An answer carries no stack trace and no
+ * secret.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
