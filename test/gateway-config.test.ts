@@ -107,6 +107,9 @@ describe('the config file', () => {
       metrics: { host: '127.0.0.1', port: 9464 },
       audit: '/var/log/schema-coerce/audit.jsonl',
     });
+    // A flag wins over the file's key; a command after -- replaces the file's --url.
+    const over = await readGatewayCommandLine(['--config', configFile(sample), '--rate-limit', '5/s', '--listen', '[::1]:0', '--', 'node', 'server.js']);
+    expect(over).toMatchObject({ upstream: { kind: 'stdio', command: ['node', 'server.js'] }, host: '::1', port: 0, rateLimits: { caller: '5/s' }, toolPolicy: { deny: ['delete_*', 'admin_*'] } });
   });
 });
 
