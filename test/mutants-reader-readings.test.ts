@@ -36,6 +36,14 @@ describe('every reading, as the strict JSON it would be', () => {
     expect(error.readings).toEqual([' {"a": {"b": 1},  "c": true} \n', ' {"a": {"b": 1,  "c": true} \n}']);
   });
 
+  test('a bracket with edits before it and none after: its deletion goes after them', () => {
+    expect(ambiguity("{'a': {'b': 1}, \"c\": 2}}").readings).toEqual(['{"a": {"b": 1}, "c": 2}', '{"a": {"b": 1, "c": 2}}']);
+  });
+
+  test('a bracket with one edit before it and one after: its deletion goes between them', () => {
+    expect(ambiguity("{'a': {\"b\": 1}, 'c': 2}}").readings).toEqual(['{"a": {"b": 1}, "c": 2}', '{"a": {"b": 1, "c": 2}}']);
+  });
+
   test('a bracket with no edit after it: its deletion goes last', () => {
     expect(ambiguity('[[1], 2]]').readings).toEqual(['[[1], 2]', '[[1, 2]]']);
   });
