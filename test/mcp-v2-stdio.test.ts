@@ -1,10 +1,11 @@
 /**
  * The MCP wrappers with SDK v2 over stdio, servers in child processes: the v2 server of
- * test/peers/v2-tools.ts behind `serveStdio` (both eras) for both wrappers, in the 2025 era and
- * in the 2026-07-28 revision, negotiated (the v2 client probes a sibling process with
- * `server/discover` first) and pinned; a v2 client against the strict Python server (a 2025
- * server: the negotiating client falls back to `initialize`), which reads the integers the wire
- * carries exactly; and an SDK v1 client against the v2 server.
+ * test/peers/v2-tools.ts behind `serveStdio` (both eras; bundled once, so each process starts on
+ * plain `node`) for both wrappers, in the 2025 era and in the 2026-07-28 revision, negotiated
+ * (the v2 client probes a sibling process with `server/discover` first) and pinned; a v2 client
+ * against the strict Python server (a 2025 server: the negotiating client falls back to
+ * `initialize`), which reads the integers the wire carries exactly; and an SDK v1 client against
+ * the v2 server.
  */
 import { join } from 'node:path';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
