@@ -6,6 +6,7 @@
  */
 import { parseArgs as parseCommandLine } from 'node:util';
 import { MissingPeerError, type ArgsValidator } from '../../index.js';
+import { TokenListError } from '../gateway/auth-tokens.js';
 import { runProxy } from '../proxy/process.js';
 import { stdioUpstream } from '../proxy/stdio-upstream.js';
 import { httpUpstream } from '../proxy/http-upstream.js';
@@ -20,6 +21,7 @@ import { checkRange, readRepairCommandLine } from './command-line.js';
 import { UsageError } from './errors.js';
 import { listenAddress, parsed } from './flags.js';
 import { OBSERVE_FLAGS, OBSERVE_HELP, observeOptions } from './observe-flags.js';
+import { AUTH_FLAGS, AUTH_HELP, authOptions } from './auth-flags.js';
 import { runRepair } from './repair.js';
 import { runReport } from './report.js';
 import { CONFIG_REFINED, ConfigError, configSchema, limitsOf, readConfig, type OptionValues } from './gateway-config.js';
@@ -57,6 +59,8 @@ Proxy options (repair every tool call a client sends to a stdio MCP server):
                              isError result's mismatching structuredContent dropped, with ajv)
       --url <url>            a Streamable HTTP server instead of a server command
       --header 'Name: value' send this header to the --url server (repeatable)
+      --header-env 'Name: VAR'  send this header with the value of the environment variable VAR
+                             (repeatable; a secret kept out of the command line)
   -h, --help                 show this help
 
 Gateway options (the proxy's repair as a Streamable HTTP endpoint; the proxy options apply):
@@ -68,6 +72,7 @@ Gateway options (the proxy's repair as a Streamable HTTP endpoint; the proxy opt
       --config <file>        options from a JSON file, each key an option's name ("max-sessions": 8);
                              a flag given here wins over the file's key
 ${OBSERVE_HELP}
+${AUTH_HELP}
 Gateway limits (each also a config-file key of the same name):
 ${limitsHelp()}
 
@@ -102,6 +107,7 @@ async function proxy(argv: string[]): Promise<number> {
 async function gateway(argv: string[]): Promise<number> {
   return subcommand('schema-coerce gateway', () => readGatewayCommandLine(argv), (options) =>
     runGateway(options.upstream, options).catch((error: unknown) => {
+      if (error instanceof TokenListError) throw new UsageError(error.detail, 'schema-coerce gateway');
       throw error instanceof MissingPeerError ? new UsageError(`${error.feature} ${error.need}`, 'schema-coerce gateway') : error;
     }));
 }
@@ -139,6 +145,7 @@ const REPAIR_OPTIONS = {
   'repair-results': { type: 'boolean' },
   url: { type: 'string' },
   header: { type: 'string', multiple: true },
+  'header-env': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -153,6 +160,7 @@ const GATEWAY_OPTIONS = {
   config: { type: 'string' },
   ...(Object.fromEntries(LIMIT_OPTIONS.map((option) => [option.name, { type: 'string' }])) as Record<string, { type: 'string' }>),
   ...OBSERVE_FLAGS,
+  ...AUTH_FLAGS,
 } as const;
 
 /** A subcommand's own arguments (before `--`) and the server command (after it). */
@@ -165,7 +173,7 @@ async function readProxyCommandLine(argv: string[]): Promise<ProxyRun | 'help'> 
   const { own, command } = splitCommand(argv);
   const { values } = parsed(() => parseCommandLine({ args: own, strict: true, options: REPAIR_OPTIONS }));
   if (values.help === true) return 'help';
-  const target = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], command);
+  const target = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], values['header-env'] ?? [], command);
   if (target === undefined && command.length === 0) throw new UsageError('give the server command after --, e.g. schema-coerce proxy -- node server.js');
   return { upstream: target === undefined ? stdioUpstream(command) : httpUpstream(target.url, target.headers), ...(await repairOptions(values)) };
 }
@@ -183,7 +191,7 @@ async function readGatewayCommandLine(argv: string[]): Promise<GatewayRun | 'hel
     if (error instanceof ConfigError) throw new UsageError(error.detail);
     throw error;
   }
-  const target = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], command);
+  const target = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], values['header-env'] ?? [], command);
   if (target === undefined && command.length === 0) throw new UsageError('give --url <url> or the server command after --, e.g. schema-coerce gateway --listen 127.0.0.1:8808 -- node server.js');
   if (values.listen === undefined) throw new UsageError('--listen <host:port> is required, e.g. --listen 127.0.0.1:8808');
   const path = values.path ?? '/mcp';
@@ -193,6 +201,7 @@ async function readGatewayCommandLine(argv: string[]): Promise<GatewayRun | 'hel
     ...(await repairOptions(values)),
     ...listenAddress('--listen', values.listen),
     ...observeOptions(values),
+    ...authOptions(values),
     path,
     ...(values['allowed-host'] === undefined ? {} : { allowedHosts: values['allowed-host'] }),
     ...(values['allowed-origin'] === undefined ? {} : { allowedOrigins: values['allowed-origin'] }),
@@ -235,10 +244,10 @@ async function resultRepair(): Promise<Pick<ProxyOptions, 'repairResults' | 'res
 }
 
 /** A `--url` upstream, with its `--header`s; a server command may not be given too. */
-function httpTarget(url: string, headers: readonly string[], command: readonly string[]): { url: URL; headers: Record<string, string> } {
+function httpTarget(url: string, headers: readonly string[], fromEnv: readonly string[], command: readonly string[]): { url: URL; headers: Record<string, string> } {
   if (command.length > 0) throw new UsageError('give either --url or a server command after --, not both');
   try {
-    return { url: targetUrl(url), headers: targetHeaders(headers) };
+    return { url: targetUrl(url), headers: targetHeaders(headers, fromEnv) };
   } catch (error) {
     if (error instanceof TargetError) throw new UsageError(error.message);
     throw error;

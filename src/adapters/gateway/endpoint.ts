@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { MessageId } from '../proxy/message.js';
 import { MODERN_VERSIONS } from '../proxy/modern.js';
+import type { GatewayAuth } from './auth.js';
 import { oneLine, TRANSPORT_ERROR, type Backend } from './backend.js';
 import { HostGuard, readBody } from './guard.js';
 import type { Observers } from './observe.js';
@@ -34,7 +35,7 @@ export interface Endpoint {
 }
 
 /** Starts listening; resolves once the port is bound. */
-export async function startEndpoint(backend: Backend, options: GatewayOptions, observers?: Pick<Observers, 'calls' | 'metrics'>): Promise<Endpoint> {
+export async function startEndpoint(backend: Backend, options: GatewayOptions, observers?: Pick<Observers, 'calls' | 'metrics'>, auth?: GatewayAuth): Promise<Endpoint> {
   const limits: GatewayLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const guard = new HostGuard(options.allowedHosts, options.allowedOrigins);
   const streams = new StreamCount(limits.maxStreams);
@@ -83,8 +84,10 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions, o
       response.setHeader('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
       response.setHeader('vary', 'origin');
     }
+    if (request.url !== plainPath && auth?.servesMetadata(request, response) === true) return;
     if (request.url !== plainPath && new URL(request.url ?? '/', 'http://gateway').pathname !== options.path) return deny(response, 404, 'Not Found');
     if (closing) return deny(response, 503, 'Service Unavailable: the gateway is shutting down');
+    if (auth !== undefined && request.method !== 'OPTIONS' && !(await auth.admit(request, response))) return;
     const version = request.headers['mcp-protocol-version'];
     if (typeof version === 'string' && !PROTOCOL_VERSIONS.includes(version) && !MODERN_VERSIONS.includes(version)) {
       return deny(response, 400, `Bad Request: unsupported protocol version ${JSON.stringify(version)} (supported: ${[...MODERN_VERSIONS, ...PROTOCOL_VERSIONS].join(', ')})`);

@@ -1,5 +1,6 @@
 /** What the gateway is told, and the limits it keeps when it is not told otherwise. */
 import type { ProxyOptions } from '../proxy/session.js';
+import type { AuthOptions } from './auth.js';
 import type { ObserveOptions } from './observe.js';
 
 /** The server behind the gateway: a command run once per client session, or a Streamable HTTP endpoint. */
@@ -22,6 +23,14 @@ export interface GatewayOptions extends ProxyOptions, ObserveOptions {
   /** Answer a POST with a JSON body rather than an SSE stream when the client accepts both. */
   readonly jsonResponse?: boolean;
   readonly limits?: Partial<GatewayLimits>;
+  /** Bearer-token auth of the gateway's clients (none when absent). */
+  readonly auth?: AuthOptions;
+  /**
+   * Send the client's `Authorization` on to a `--url` upstream although the gateway checked it
+   * (`--forward-authorization`); without it a checked token stays at the gateway (without auth,
+   * the client's `Authorization` is the upstream's and goes on).
+   */
+  readonly forwardAuthorization?: boolean;
 }
 
 /** The gateway's bounds (each a flag and a config-file key: `GATEWAY_LIMITS` in limits.ts). */
