@@ -100,6 +100,20 @@ describe('a good JWT', () => {
   });
 });
 
+test("a session is the subject's: a refreshed token of the same subject keeps it, another subject's does not", async () => {
+  const started = await gateway();
+  const opened = await rawRequest(started.url, { headers: { ...POST, authorization: `Bearer ${await token()}` }, body: INIT });
+  const session = opened.headers['mcp-session-id'] as string;
+  expect(session).toBeTruthy();
+  const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+  const headers = { ...POST, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+  const refreshed = await rawRequest(started.url, { headers: { ...headers, authorization: `Bearer ${await token({ iat: Math.floor(Date.now() / 1000) + 1, jti: 'next' })}` }, body: list });
+  expect(refreshed.status).toBe(200);
+  expect(refreshed.body).toContain('get_symbol_info');
+  const other = await rawRequest(started.url, { headers: { ...headers, authorization: `Bearer ${await token({ sub: 'mallory' })}` }, body: list });
+  expect(other.status).toBe(404);
+});
+
 describe('a JWT that is not taken: 401 invalid_token, and why', () => {
   const now = (): number => Math.floor(Date.now() / 1000);
   test.each<[string, () => Promise<string>, string]>([
