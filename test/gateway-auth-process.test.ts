@@ -82,7 +82,7 @@ describe('the built gateway with --auth-tokens', () => {
     const document = await rawRequest(`${new URL(gateway.url).origin}/.well-known/oauth-protected-resource/mcp`, { method: 'GET' });
     expect(JSON.parse(document.body)).toEqual({ resource: gateway.url, authorization_servers: ['https://as.example/'], scopes_supported: ['tools:read'], bearer_methods_supported: ['header'] });
     const client = await sdkClient(gateway.url);
-    expect(text(await client.callTool({ name: 'get_symbol_info', arguments: { line: '7', filePath: 'a.ts' } }))).toBe('{"line":"int:7","filePath":"a.ts"}');
+    expect(JSON.parse(text(await client.callTool({ name: 'get_symbol_info', arguments: { line: '7', filePath: 'a.ts' } })))).toEqual({ line: 'int:7', filePath: 'a.ts' });
   });
 
   test.each<[string, string[], string]>([
@@ -112,7 +112,7 @@ describe('clients of the full install that send a header', () => {
     const client = new Client({ name: 'auth-mcp-remote', version: '1.0.0' });
     await client.connect(transport);
     cleanups.push(() => client.close());
-    expect(text(await client.callTool({ name: 'get_symbol_info', arguments: { line: '7', filePath: 'a.ts' } }))).toBe('{"line":"int:7","filePath":"a.ts"}');
+    expect(JSON.parse(text(await client.callTool({ name: 'get_symbol_info', arguments: { line: '7', filePath: 'a.ts' } })))).toEqual({ line: 'int:7', filePath: 'a.ts' });
   }, 60_000);
 
   test('the Inspector CLI with --header; without it, the 401 is its error', async () => {
