@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type JWTPayload } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { CLOCK_SKEW_SECONDS } from '../src/adapters/gateway/auth-jwt.js';
 import { startGateway, type Gateway } from '../src/adapters/gateway/run.js';
@@ -49,7 +49,7 @@ afterEach(async () => {
 });
 
 /** A token signed by `key` (the JWKS's own by default) with the gateway's issuer and audience, for an hour, and `claims` over them. */
-async function token(claims: JWTPayload = {}, key = keys.privateKey, kid = 'k1'): Promise<string> {
+async function token(claims: Record<string, unknown> = {}, key = keys.privateKey, kid = 'k1'): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ iss: ISSUER, aud: AUDIENCE, sub: 'alice', iat: now, exp: now + 3600, scope: 'tools:read tools:write', client_id: 'cli-app', ...claims }).setProtectedHeader({ alg: 'ES256', kid }).sign(key);
 }
@@ -112,6 +112,17 @@ test("a session is the subject's: a refreshed token of the same subject keeps it
   expect(refreshed.body).toContain('get_symbol_info');
   const other = await rawRequest(started.url, { headers: { ...headers, authorization: `Bearer ${await token({ sub: 'mallory' })}` }, body: list });
   expect(other.status).toBe(404);
+});
+
+test('a token taken is taken again without a check until its exp (with the skew), then refused', async () => {
+  const started = await gateway();
+  const now = Math.floor(Date.now() / 1000);
+  const closing = await token({ exp: now - CLOCK_SKEW_SECONDS + 6 });
+  expect((await answerTo(started.url, closing)).status).toBe(200);
+  expect((await answerTo(started.url, closing)).status).toBe(200);
+  await new Promise((resolve) => setTimeout(resolve, (now + 7) * 1000 - Date.now()));
+  const late = await answerTo(started.url, closing);
+  expect([late.status, late.challenge]).toEqual([401, expect.stringContaining('error_description="the token has expired"')]);
 });
 
 describe('a JWT that is not taken: 401 invalid_token, and why', () => {

@@ -204,7 +204,8 @@ describe('the protected-resource metadata (RFC 9728)', () => {
   });
 
   test('without auth there is no metadata document', async () => {
-    const started = await gateway(PYTHON, { auth: undefined });
+    const started = await startGateway(PYTHON, { host: '127.0.0.1', port: 0, path: '/mcp' }, captureStream());
+    cleanups.push(() => started.close());
     expect((await rawRequest(`${new URL(started.url).origin}/.well-known/oauth-protected-resource`, { method: 'GET' })).status).toBe(404);
   });
 });

@@ -4,8 +4,11 @@
  * asymmetric signature by a key of the set (fetched when a token names a key not seen, at most
  * once per 30 s, kept 10 minutes), the issuer and the audience the gateway is told, an `exp` and a
  * `sub`, a `nbf` and `exp` judged with 30 s of clock skew. The scopes are the `scope` claim's
- * (space-separated, RFC 9068) or the `scp` claim's (a list, as some servers write them).
+ * (space-separated, RFC 9068) or the `scp` claim's (a list, as some servers write them). A token
+ * taken is taken again without its signature checked for up to a minute (never past its `exp`),
+ * by its SHA-256 (at most 1,024 kept): a client sends the same token with every request.
  */
+import { createHash } from 'node:crypto';
 import type * as Jose from 'jose';
 import { MissingPeerError } from '../../index.js';
 import type { VerifiedToken } from './verified.js';
@@ -26,6 +29,9 @@ export type JwtVerdict = VerifiedToken | { readonly invalid: string } | { readon
 /** The clock skew allowed on `exp` and `nbf`, in seconds. */
 export const CLOCK_SKEW_SECONDS = 30;
 /** The signature algorithms taken: asymmetric ones only (a JWKS publishes public keys). */
+/** How long a token taken is taken again unchecked, and how many are kept so. */
+const TAKEN_MS = 60_000;
+const TAKEN_KEPT = 1_024;
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
 
 /** What a failed check says to the client, by jose's error code; any other failure is the gateway's (`unavailable`). */
@@ -46,6 +52,8 @@ export class JwtVerifier {
   private readonly jose: typeof Jose;
   private readonly keys: Jose.JWTVerifyGetKey;
   private readonly rules: JwtRules;
+  /** Tokens taken, by their SHA-256: what they stand for, and until when (ms) that holds. */
+  private readonly taken = new Map<string, { readonly verified: VerifiedToken; readonly until: number }>();
 
   private constructor(jose: typeof Jose, rules: JwtRules) {
     this.jose = jose;
@@ -67,6 +75,20 @@ export class JwtVerifier {
 
   /** What `token` stands for, or why it is not taken (never with the token's text). */
   async verify(token: string): Promise<JwtVerdict> {
+    const digest = createHash('sha256').update(token).digest('base64');
+    const known = this.taken.get(digest);
+    if (known !== undefined && known.until > Date.now()) return known.verified;
+    this.taken.delete(digest);
+    const verdict = await this.check(token);
+    if (!('token' in verdict)) return verdict;
+    const until = Math.min(Date.now() + TAKEN_MS, ((verdict.expiresAt ?? 0) + CLOCK_SKEW_SECONDS) * 1_000);
+    this.taken.set(digest, { verified: verdict, until });
+    if (this.taken.size > TAKEN_KEPT) this.taken.delete(this.taken.keys().next().value!);
+    return verdict;
+  }
+
+  /** `verify`, the signature and claims checked. */
+  private async check(token: string): Promise<JwtVerdict> {
     let payload: Jose.JWTPayload;
     try {
       ({ payload } = await this.jose.jwtVerify(token, this.keys, {
