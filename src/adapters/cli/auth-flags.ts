@@ -1,5 +1,6 @@
 /** The gateway's auth flags: `--auth-tokens` or `--auth-jwks` and theirs, `--forward-authorization`. */
 import type { AuthOptions } from '../gateway/auth.js';
+import { SCOPE } from '../gateway/auth-tokens.js';
 import { shownUrlText } from '../proxy/secrets.js';
 import { UsageError } from './errors.js';
 
@@ -28,9 +29,6 @@ export const AUTH_HELP = `      --auth-tokens <file>   clients need a bearer tok
 
 /** The values `parseArgs` gives for the flags. */
 type AuthValues = { [K in keyof typeof AUTH_FLAGS]?: (typeof AUTH_FLAGS)[K] extends { multiple: true } ? string[] : (typeof AUTH_FLAGS)[K]['type'] extends 'boolean' ? boolean : string };
-
-/** A scope as RFC 6749 writes one. */
-const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
 /**
  * The auth options the flags ask for (none when neither `--auth-tokens` nor `--auth-jwks` is given).

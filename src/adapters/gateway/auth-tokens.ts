@@ -31,7 +31,7 @@ export const B64TOKEN: RegExp = /^[A-Za-z0-9\-._~+/]+=*$/;
 /** The fewest characters a token of the list may have: a shorter one can be guessed. */
 const MIN_TOKEN = 32;
 /** A scope as RFC 6749 writes one: printable ASCII but space, `"` and `\`. */
-const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+export const SCOPE: RegExp = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
 /** The tokens of a list, checked in constant time. */
 export class TokenList {
