@@ -76,12 +76,14 @@ describe('the built gateway with --auth-tokens', () => {
 
   test('the auth keys of a --config file', async () => {
     const config = join(makeTempDir('auth-config-'), 'gateway.json');
-    writeFileSync(config, JSON.stringify({ lenient: true, 'auth-tokens': tokenFile(), 'auth-scope': ['tools:read'], 'auth-server': ['https://as.example'] }));
+    writeFileSync(config, JSON.stringify({ lenient: true, 'auth-tokens': tokenFile(), 'auth-scope': ['tools:read'], 'auth-server': ['https://as.example'], 'tool-scope': ['calls=tools:admin'] }));
     const gateway = await startGatewayProcess(['--config', config, '--', 'python3', STRICT_SERVER]);
     expect((await rawRequest(gateway.url, { headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{}' })).status).toBe(401);
     const document = await rawRequest(`${new URL(gateway.url).origin}/.well-known/oauth-protected-resource/mcp`, { method: 'GET' });
-    expect(JSON.parse(document.body)).toEqual({ resource: gateway.url, authorization_servers: ['https://as.example/'], scopes_supported: ['tools:read'], bearer_methods_supported: ['header'] });
+    expect(JSON.parse(document.body)).toEqual({ resource: gateway.url, authorization_servers: ['https://as.example/'], scopes_supported: ['tools:read', 'tools:admin'], bearer_methods_supported: ['header'] });
     const client = await sdkClient(gateway.url);
+    // The token grants tools:read, not the tools:admin the policy asks of `calls`.
+    expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('calls');
     expect(JSON.parse(text(await client.callTool({ name: 'get_symbol_info', arguments: { line: '7', filePath: 'a.ts' } })))).toEqual({ line: 'int:7', filePath: 'a.ts' });
   });
 

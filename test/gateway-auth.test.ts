@@ -131,6 +131,31 @@ describe('SDK clients with a bearer token of the list', () => {
   });
 });
 
+describe("the token's scopes and the tool policy (--tool-scope)", () => {
+  test('a tool that needs a scope is listed and callable for the token that grants it, denied by name to the one that does not', async () => {
+    const peer = await urlPeer();
+    const started = await gateway({ kind: 'url', url: new URL(peer.url), headers: {} }, { toolPolicy: { scoped: ['echo=tools:read'] } });
+    const alice = await v1Client(started.url, ALICE);
+    expect((await alice.listTools()).tools.map((tool) => tool.name)).toContain('echo');
+    expect(textOf(await alice.callTool({ name: 'echo', arguments: { count: '3' } }))).toBe('{"count":3}');
+    const bob = await v2Client(started.url, BOB);
+    expect((await bob.listTools()).tools.map((tool) => tool.name)).not.toContain('echo');
+    const denied = await bob.callTool({ name: 'echo', arguments: { count: 3 } });
+    expect(isErrorResult(denied)).toBe(true);
+    expect(textOf(denied)).toBe('schema-coerce gateway: the tool "echo" needs the scope "tools:read" by the gateway\'s tool policy (--tool-scope "echo=tools:read")');
+    const document = await rawRequest(`${new URL(started.url).origin}/.well-known/oauth-protected-resource/mcp`, { method: 'GET' });
+    expect(JSON.parse(document.body)).not.toHaveProperty('scopes_supported');
+  });
+
+  test('a caller past its rate limit is counted by its verified token, not its address', async () => {
+    const peer = await urlPeer();
+    const started = await gateway({ kind: 'url', url: new URL(peer.url), headers: {} }, { rateLimits: { caller: '2/h' } });
+    const ask = (token: string): Promise<number> => rawRequest(started.url, { headers: { ...POST, authorization: `Bearer ${token}` }, body: INIT }).then((answer) => answer.status);
+    expect([await ask(ALICE), await ask(ALICE), await ask(ALICE)]).toEqual([200, 200, 429]);
+    expect(await ask(BOB)).toBe(200);
+  });
+});
+
 describe('refusals', () => {
   test('no token, a token in the query string, another scheme: 401 with the metadata URL and no error', async () => {
     const started = await gateway(PYTHON);

@@ -2,6 +2,8 @@
 import type { ProxyOptions } from '../proxy/session.js';
 import type { AuthOptions } from './auth.js';
 import type { ObserveOptions } from './observe.js';
+import type { ToolPolicyRules } from './policy.js';
+import type { RateLimitRules } from './rate-limit.js';
 
 /** The server behind the gateway: a command run once per client session, or a Streamable HTTP endpoint. */
 export type GatewayUpstream =
@@ -23,6 +25,12 @@ export interface GatewayOptions extends ProxyOptions, ObserveOptions {
   /** Answer a POST with a JSON body rather than an SSE stream when the client accepts both. */
   readonly jsonResponse?: boolean;
   readonly limits?: Partial<GatewayLimits>;
+  /** Which tools are listed and called (every tool when absent). */
+  readonly toolPolicy?: ToolPolicyRules;
+  /** Rate limits per caller and per caller and tool (none when absent). */
+  readonly rateLimits?: RateLimitRules;
+  /** Serve `/healthz` and `/readyz` (default true). */
+  readonly health?: boolean;
   /** Bearer-token auth of the gateway's clients (none when absent). */
   readonly auth?: AuthOptions;
   /**

@@ -8,7 +8,10 @@ import { shownUrl } from '../proxy/secrets.js';
 import { SharedSchemas } from '../shared/tool-schemas.js';
 import { GatewayAuth } from './auth.js';
 import type { Backend } from './backend.js';
+import { Admission } from './admission.js';
+import { stopRequested } from './drain.js';
 import { startEndpoint, type Endpoint } from './endpoint.js';
+import { Health } from './health.js';
 import { GatewayLog } from './log.js';
 import { startObservers } from './observe.js';
 import { DEFAULT_LIMITS, type GatewayOptions, type GatewayUpstream } from './options.js';
@@ -43,7 +46,14 @@ export async function startGateway(upstream: GatewayUpstream, options: GatewayOp
   // A token the gateway checked is for the gateway: it goes on only when asked (the MCP specification forbids passing tokens through).
   const forward = auth === undefined || options.forwardAuthorization === true;
   const backend: Backend = upstream.kind === 'stdio' ? new StdioSessions(upstream.command, shared, limits, log) : new UrlUpstream(upstream.url, upstream.headers, shared, limits, log, forward);
-  const endpoint = await startEndpoint(backend, options, observers, auth).catch(async (error: unknown) => {
+  const operations = {
+    calls: observers.calls,
+    metrics: observers.metrics,
+    ...(auth === undefined ? {} : { auth }),
+    admission: new Admission(options.toolPolicy, options.rateLimits),
+    ...(options.health === false ? {} : { health: new Health(upstream, log) }),
+  };
+  const endpoint = await startEndpoint(backend, options, operations).catch(async (error: unknown) => {
     await observers.close();
     throw error;
   });
@@ -61,14 +71,7 @@ export async function runGateway(upstream: GatewayUpstream, options: GatewayOpti
   const target = upstream.kind === 'stdio' ? `${JSON.stringify(upstream.command[0])}, a process per session` : shownUrl(upstream.url);
   gateway.log.warn(`listening on ${gateway.url}, in front of ${target}`);
   if (gateway.metricsUrl !== undefined) gateway.log.warn(`metrics on ${gateway.metricsUrl}`);
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    const stop = (received: NodeJS.Signals): void => {
-      process.off('SIGTERM', stop).off('SIGINT', stop);
-      resolve(received);
-    };
-    process.on('SIGTERM', stop).on('SIGINT', stop);
-  });
-  gateway.log.warn(`${signal}: finishing the calls in flight`);
+  gateway.log.warn(`${await stopRequested()}: finishing the calls in flight`);
   await gateway.close();
   await gateway.log.close();
   return 0;
