@@ -28,6 +28,7 @@ const INTEGRATION = [
   'test/cli.test.ts',
   'test/depth.test.ts',
   'test/examples.test.ts',
+  'test/gateway-auth-process.test.ts',
   'test/gateway-clients.test.ts',
   'test/gateway-observe-process.test.ts',
   'test/gateway-config.test.ts',
