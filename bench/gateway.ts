@@ -22,6 +22,8 @@
  * `schema-coerce gateway --lenient --url`, each of the 50 clients calling without a session (the
  * envelope on every call, the standard headers on every POST), so the gateway's hop for that
  * revision is set beside its hop for 2025-era sessions. Needs the built CLI (`npm run build`).
+ * `npm run bench -- gateway side-by-side` is the other mode (`gateway-side-by-side.ts`): the gateway
+ * beside supergateway and the bare stdio server, and the cost of each feature when on.
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
