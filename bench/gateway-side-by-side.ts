@@ -70,6 +70,10 @@ const FEATURES: Record<string, (work: string) => Feature> = {
     return { flags: ['--audit', path], check: (_gateway, calls) => auditLines(path, calls) };
   },
   trace: () => ({ flags: ['--trace'], node: ['--import', OTEL], check: spansExported }),
+  // The echo tool allowed by one glob and not denied by another: each list and call matched against both.
+  policy: () => ({ flags: ['--allow-tool', 'ech?', '--deny-tool', 'delete_*'] }),
+  // Limits never reached, so every bucket is counted and none refuses: per caller, and per caller and tool.
+  'rate-limits': () => ({ flags: ['--rate-limit', '1000000/s', '--tool-rate-limit', 'echo=1000000/s'] }),
 };
 
 /** The sum of the `calls_total` counters the gateway's `/metrics` shows: every call must be counted. */
