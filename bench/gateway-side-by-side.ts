@@ -60,8 +60,8 @@ interface Feature {
 
 /**
  * The features given a row, by name, each made in the run's temp folder `work`. A new feature is
- * one line here, e.g. (the flag named as the auth branch names it) `auth: () => ({ flags: ['--auth-token',
- * 'bench-token'], headers: { authorization: 'Bearer bench-token' } })`: its clients send the header.
+ * one line here; auth's (the flag of branch h/auth: a token list, its clients sending the header):
+ * `auth: (work) => (writeFileSync(join(work, 'tokens.json'), JSON.stringify([{ token: 'b'.repeat(40), subject: 'bench', scopes: [] }])), { flags: ['--auth-tokens', join(work, 'tokens.json')], headers: { authorization: `Bearer ${'b'.repeat(40)}` } }),`
  */
 const FEATURES: Record<string, (work: string) => Feature> = {
   metrics: () => ({ flags: ['--metrics', '127.0.0.1:0'], check: scrapeCalls }),
