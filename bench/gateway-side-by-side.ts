@@ -32,7 +32,7 @@
  * are chosen).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -60,9 +60,11 @@ interface Feature {
 
 /**
  * The features given a row, by name, each made in the run's temp folder `work`. A new feature is
- * one line here; auth's (the flag of branch h/auth: a token list, its clients sending the header):
- * `auth: (work) => (writeFileSync(join(work, 'tokens.json'), JSON.stringify([{ token: 'b'.repeat(40), subject: 'bench', scopes: [] }])), { flags: ['--auth-tokens', join(work, 'tokens.json')], headers: { authorization: `Bearer ${'b'.repeat(40)}` } }),`
+ * one line here.
  */
+/** The bearer token of the `auth` row's clients (a static list of one). */
+const BENCH_TOKEN = 'b'.repeat(40);
+
 const FEATURES: Record<string, (work: string) => Feature> = {
   metrics: () => ({ flags: ['--metrics', '127.0.0.1:0'], check: scrapeCalls }),
   audit: (work) => {
@@ -74,6 +76,12 @@ const FEATURES: Record<string, (work: string) => Feature> = {
   policy: () => ({ flags: ['--allow-tool', 'ech?', '--deny-tool', 'delete_*'] }),
   // Limits never reached, so every bucket is counted and none refuses: per caller, and per caller and tool.
   'rate-limits': () => ({ flags: ['--rate-limit', '1000000/s', '--tool-rate-limit', 'echo=1000000/s'] }),
+  // A static token list; every request of the route sends its bearer token.
+  auth: (work) => {
+    const path = join(work, 'tokens.json');
+    writeFileSync(path, JSON.stringify([{ token: BENCH_TOKEN, subject: 'bench', scopes: [] }]));
+    return { flags: ['--auth-tokens', path], headers: { authorization: `Bearer ${BENCH_TOKEN}` } };
+  },
 };
 
 /** The sum of the `calls_total` counters the gateway's `/metrics` shows: every call must be counted. */

@@ -2,7 +2,7 @@
  * The gateway under load and faults, on loopback, bounded: 50 concurrent sessions × 200 calls
  * through one `--url` gateway and through three replicas behind HAProxy (round-robin, no sticky
  * sessions), every answer checked against the call it answers (id and content), with the
- * operator's features on (`--metrics`, `--audit`; auth joins them in `OPERATED`): at the end each
+ * operator's features on (`--auth-tokens`, `--metrics`, `--audit`; `OPERATED`): at the end each
  * replica's `/metrics` is scraped once and its audit file read, and both count every call; the upstream
  * killed mid-load (the calls in flight get a JSON-RPC error naming it, the gateway stays up and
  * serves new sessions once it is back); one replica killed mid-load (the others keep serving); a
@@ -10,7 +10,7 @@
  * well-behaved call answered).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { initializeBody, POST_HEADERS, rawRequest, startGatewayProcess, stopGateways, until, type RunningGateway } from '../_helpers/gateway.js';
@@ -45,13 +45,19 @@ interface Tally {
 }
 
 /**
- * The operator's features the load runs have on, given the replica's audit file: Prometheus
- * metrics on a listener of its own and the audit log. Auth joins them here once it lands: its
- * flags in this list, the header every session sends in `AUTH_HEADERS`.
+ * The operator's features the load runs have on, given the replica's audit file and token list:
+ * bearer-token auth (a static list), Prometheus metrics on a listener of its own and the audit log.
  */
-const OPERATED = (audit: string): string[] => ['--metrics', '127.0.0.1:0', '--audit', audit];
-/** The headers of every request of a load run's sessions, for auth (e.g. `{ authorization: 'Bearer …' }`). */
-const AUTH_HEADERS: Readonly<Record<string, string>> = {};
+const OPERATED = (audit: string, tokens: string): string[] => ['--auth-tokens', tokens, '--metrics', '127.0.0.1:0', '--audit', audit];
+/** The token every request of a load run's sessions sends. */
+const LOAD_TOKEN = 'l'.repeat(40);
+const AUTH_HEADERS: Readonly<Record<string, string>> = { authorization: `Bearer ${LOAD_TOKEN}` };
+/** A token list holding `LOAD_TOKEN`, written beside `audit`. */
+function tokenList(audit: string): string {
+  const path = `${audit}.tokens.json`;
+  writeFileSync(path, JSON.stringify([{ token: LOAD_TOKEN, subject: 'load', scopes: [] }]));
+  return path;
+}
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json', ...AUTH_HEADERS };
 
@@ -138,7 +144,7 @@ describe('gateway under load', () => {
   test(`${SESSIONS} sessions × ${CALLS} calls through one gateway: every call repaired and answered to its own caller`, async () => {
     const server = await upstream();
     const audit = join(makeTempDir('schema-coerce-gateway-load-'), 'audit.jsonl');
-    const gateway = await startGatewayProcess(['--lenient', '--max-sessions', '100', ...OPERATED(audit), '--url', server.url]);
+    const gateway = await startGatewayProcess(['--lenient', '--max-sessions', '100', ...OPERATED(audit, tokenList(audit)), '--url', server.url]);
     const tally = await load(gateway.url, SESSIONS, CALLS);
     expect(tally.failed).toEqual([]);
     expect(tally.misrouted).toBe(0);
@@ -150,7 +156,7 @@ describe('gateway under load', () => {
     const server = await upstream();
     const dir = makeTempDir('schema-coerce-gateway-load-');
     const audits = [1, 2, 3].map((n) => join(dir, `replica-${n}.audit.jsonl`));
-    const replicas = await Promise.all(audits.map((audit) => startGatewayProcess(['--lenient', ...OPERATED(audit), '--url', server.url])));
+    const replicas = await Promise.all(audits.map((audit) => startGatewayProcess(['--lenient', ...OPERATED(audit, tokenList(audit)), '--url', server.url])));
     const { url } = await haproxy(replicas.map((replica) => replica.url));
     const tally = await load(url, SESSIONS, CALLS);
     expect(tally.failed).toEqual([]);
