@@ -3,11 +3,11 @@
  * path to a change and returns the very same reference when nothing changed. Iterative, so
  * nesting depth is bounded by memory, not by the call stack.
  */
-import { walkValues, type Container, type PathToken, type ValueVisitor } from '../json/walk-values.js';
+import { isContainer, walkValues, type Container, type PathToken, type ValueVisitor } from '../json/walk-values.js';
 import { setOwn } from '../json/objects.js';
 import { normalizeName } from '../json/strings.js';
 import { accepts, TYPE_BITS, typeNames } from '../schema/keywords.js';
-import { convertContainer, convertLeniently, convertsContainer, type LenientContext, type Rules } from './lenient.js';
+import { convertContainer, convertLeniently, convertsContainer, readsItemAlone, settleOneItem, type LenientContext, type Rules } from './lenient.js';
 import { declaredHeads, proposesKey, rebuildFlattened, type ReshapeContext } from './flattened-keys.js';
 import { describeReadings, previewOf, textOf, type GateContext } from './gate.js';
 import { foldEnumCase } from './enum-case.js';
@@ -109,12 +109,15 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
   /**
    * In lenient mode, an array or object that no applicable schema accepts is reported, unless a
    * shape rule may read it otherwise: the gate settles it here, and its children are not walked
-   * (the reading was walked where it lands).
+   * (the reading was walked where it lands). So is a one-element array of a scalar that may also be
+   * read as its element (`settleOneItem`), when the gate refuses it or takes the element.
    */
   enter(container: Container, node: PlanNode): boolean {
     if (this.rules !== null && !accepts(node.accept, container)) {
       if (convertsContainer(container, node, this.rules)) this.settled = { value: convertContainer(container, node, this) };
       else this.refuse(container, node, 'unconvertible');
+    } else if (this.rules !== null && Array.isArray(container) && container.length === 1 && !isContainer(container[0]) && readsItemAlone(node, this.rules)) {
+      this.settled = settleOneItem(container, node, this);
     }
     if (this.reshaping) {
       this.containers.push(node);
