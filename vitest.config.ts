@@ -31,6 +31,7 @@ const INTEGRATION = [
   'test/gateway-observe-process.test.ts',
   'test/gateway-config.test.ts',
   'test/gateway-lockout.test.ts',
+  'test/gateway-npx-drain.test.ts',
   'test/gateway-redirect.test.ts',
   'test/gateway-trace.test.ts',
   'test/gateway.test.ts',

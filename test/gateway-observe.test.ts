@@ -123,6 +123,30 @@ describe('an SDK v1 client through the gateway to a --url SDK server', () => {
   });
 });
 
+describe('the operator\'s controls as outcomes', () => {
+  test('a call the tool policy denies is "denied", one past a tool\'s rate limit "rate-limited": counted in /metrics, audited with the rule, never sent (no upstream time)', async () => {
+    const file = join(makeTempDir('audit-'), 'audit.jsonl');
+    const started = await gateway(await urlPeer(), { audit: file, toolPolicy: { deny: ['add_*'] }, rateLimits: { tools: ['echo=1/h'] } });
+    const client = await v1Client(started.url);
+    expect(isErrorResult(await client.callTool({ name: 'add_tool', arguments: {} }))).toBe(true);
+    expect(isErrorResult(await client.callTool({ name: 'echo', arguments: { count: '7' } }))).toBe(false);
+    expect(isErrorResult(await client.callTool({ name: 'echo', arguments: { count: '7' } }))).toBe(true);
+    const { text } = await scrape(started.metricsUrl!);
+    const m = 'schema_coerce_gateway_';
+    expect(sample(text, `${m}calls_total{tool="add_tool",outcome="denied"}`)).toBe(1);
+    expect(sample(text, `${m}calls_total{tool="echo",outcome="repaired"}`)).toBe(1);
+    expect(sample(text, `${m}calls_total{tool="echo",outcome="rate-limited"}`)).toBe(1);
+    // Only the call that was sent was repaired: a refused one's arguments are never looked at.
+    expect(sample(text, `${m}repairs_total{tool="echo",rule="string-to-integer"}`)).toBe(1);
+    await started.close();
+    const lines = auditOf(file);
+    expect(lines.map((line) => [line['tool'], line['outcome'], typeof line['upstreamMs']])).toEqual([['add_tool', 'denied', 'undefined'], ['echo', 'repaired', 'number'], ['echo', 'rate-limited', 'undefined']]);
+    expect(lines[0]!['answer']).toBe('the tool "add_tool" is denied by the gateway\'s tool policy (--deny-tool "add_*")');
+    expect(lines[2]!['answer']).toMatch(/^the tool "echo" is rate limited by the gateway \(--tool-rate-limit "echo=1\/h"\): try again in \d+ s$/);
+    expect(lines[2]!['changes']).toEqual([]);
+  });
+});
+
 test('a client\'s W3C traceparent and tracestate headers reach a --url upstream (which here refuses a request without them)', async () => {
   const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
   const peer = await startHttpPeer({ header: ['traceparent', traceparent] });

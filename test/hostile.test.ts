@@ -8,7 +8,7 @@ interface HostileCase {
   readonly recipe: string;
   readonly params?: Record<string, unknown>;
   readonly expected: unknown;
-  /** Generous bounds: they catch hangs and blow-ups, not slowness (the bench measures speed). */
+  /** Generous bounds in CPU milliseconds: they catch hangs and blow-ups, not slowness (the bench measures speed). */
   readonly bounds: { readonly ms: number; readonly mb: number };
 }
 

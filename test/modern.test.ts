@@ -10,6 +10,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startGateway, type Gateway } from '../src/adapters/gateway/run.js';
+import { loadValidateArgs } from '../src/adapters/shared/load-validator.js';
 import { captureStream } from './_helpers/gateway.js';
 import { connect, isErrorResult, proxyCommand, textOf, V2_STDIO, type AnyClient } from './_helpers/modern.js';
 import { startV2HttpPeer, type V2HttpPeer } from './peers/v2-http-server.js';
@@ -31,8 +32,8 @@ async function client(kind: Parameters<typeof connect>[0], target: Parameters<ty
   return connected;
 }
 
-async function gateway(upstream: Parameters<typeof startGateway>[0], limits: { maxBody?: number } = {}): Promise<Gateway> {
-  const started = await startGateway(upstream, { host: '127.0.0.1', port: 0, path: '/mcp', lenient: true, limits }, captureStream());
+async function gateway(upstream: Parameters<typeof startGateway>[0], limits: { maxBody?: number } = {}, options: Partial<Parameters<typeof startGateway>[1]> = {}): Promise<Gateway> {
+  const started = await startGateway(upstream, { host: '127.0.0.1', port: 0, path: '/mcp', lenient: true, limits, ...options }, captureStream());
   cleanups.push(() => started.close());
   return started;
 }
@@ -92,6 +93,31 @@ describe('a v2 client pinned to 2026-07-28', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers['mcp-session-id']).toBeUndefined();
     expect(answer.body).toContain('{\\"count\\":3}');
+  });
+});
+
+describe('the answers the proxy and the gateway write themselves carry resultType under 2026-07-28 (an SDK v2 client refuses a result without one)', () => {
+  test.each([
+    ['proxy --validate', ['--validate'], { count: 'seven' }, 'count'],
+    ['proxy --reject-undeclared', ['--reject-undeclared'], { count: 1, colour: 'red' }, 'colour'],
+  ])('%s: the isError answer reaches a pinned v2 client and a 2025-era one', async (_name, flags, args, named) => {
+    for (const kind of ['v2-pin', 'v2-legacy', 'v1'] as const) {
+      const proxied = await client(kind, proxyCommand(flags, ['--', ...V2_STDIO]));
+      const result = await proxied.callTool({ name: 'echo', arguments: args });
+      expect([kind, isErrorResult(result), textOf(result)]).toEqual([kind, true, expect.stringContaining(named)]);
+      expect(textOf(await proxied.callTool({ name: 'echo', arguments: { count: 2 } }))).toBe('{"count":2}');
+    }
+  });
+
+  test('gateway --validate: a pinned v2 client gets the isError answer; on the wire it says resultType "complete"; a 2025-era client gets it too', async () => {
+    const served = await gateway({ kind: 'stdio', command: V2_STDIO }, {}, { lenient: false, validator: await loadValidateArgs() });
+    const pinned = await client('v2-pin', served.url);
+    const result = await pinned.callTool({ name: 'echo', arguments: { count: 'seven' } });
+    expect([isErrorResult(result), textOf(result)]).toEqual([true, expect.stringContaining('count')]);
+    const modern = await post(served.url, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' }, call(9, { count: 'seven' }));
+    expect(JSON.parse(modern.body.replace(/^[\s\S]*?data: /, '')).result).toMatchObject({ isError: true, resultType: 'complete' });
+    const legacy = await client('v1', served.url);
+    expect(isErrorResult(await legacy.callTool({ name: 'echo', arguments: { count: 'seven' } }))).toBe(true);
   });
 });
 

@@ -147,13 +147,16 @@ test('coerceTools passes tools other than function tools through as they are', (
   expect(second!.type).toBe('function');
 });
 
+// The SDK gives a stdio server 5 s to start and answer; a tsx server on a loaded 2-core machine can take longer.
+const LOADED_MACHINE_S = 60;
+
 describe('coerceMcpServer: MCPServerStdio against a strict Node server', () => {
   const servers: MCPServer[] = [];
   afterEach(async () => {
     await Promise.all(servers.splice(0).map((server) => server.close()));
   });
   async function connect(wrap: boolean, useStructuredContent = false): Promise<MCPServer> {
-    const raw = new MCPServerStdio({ ...STRICT_SERVER, name: 'strict', cacheToolsList: true });
+    const raw = new MCPServerStdio({ ...STRICT_SERVER, name: 'strict', cacheToolsList: true, clientSessionTimeoutSeconds: LOADED_MACHINE_S });
     raw.useStructuredContent = useStructuredContent;
     const server = wrap ? coerceMcpServer(raw) : raw;
     await server.connect();
@@ -186,7 +189,7 @@ describe('coerceMcpServer: MCPServerStdio against a strict Node server', () => {
 
   test('a tool the server does not list is called as it is, and reported as such', async () => {
     const reports: CoercionReport[] = [];
-    const raw = new MCPServerStdio({ ...STRICT_SERVER, name: 'strict' });
+    const raw = new MCPServerStdio({ ...STRICT_SERVER, name: 'strict', clientSessionTimeoutSeconds: LOADED_MACHINE_S });
     const server = coerceMcpServer(raw, { onCoerce: (report) => reports.push(report) });
     await server.connect();
     servers.push(server);

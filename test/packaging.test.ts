@@ -78,8 +78,7 @@ beforeAll(() => {
   frameworksOnly = installInto(work, 'frameworks-only', tarball, ['@openai/agents-core', '@langchain/core', '@mastra/core', 'zod'].map((name) => `${name}@${versionOf(name)}`));
   mcpV2Only = installInto(work, 'mcp-v2-only', tarball, ['@modelcontextprotocol/client', '@modelcontextprotocol/server', 'zod', '@types/node'].map((name) => `${name}@${versionOf(name)}`));
 }, 300_000);
-// Four installed consumers, the frameworks among them: removing them takes a while on a busy machine.
-afterAll(removeTempDirs, 120_000);
+afterAll(removeTempDirs);
 
 describe('packaging', () => {
   test('publint finds nothing', () => {

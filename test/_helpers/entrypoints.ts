@@ -511,7 +511,7 @@ export function describeEntryPoints(rows: readonly Row[], minimums: Minimums): v
       writeFileSync(tools, JSON.stringify(stdioRows.map((row) => ({ name: stdioTool(row), inputSchema: row.schema }))));
       const spawnEcho = { command: process.execPath, args: [ECHO_SERVER], env: { ...(process.env as Record<string, string>), ECHO_TOOLS: tools } };
 
-      const server = new MCPServerStdio({ ...spawnEcho, name: 'echo', cacheToolsList: true });
+      const server = new MCPServerStdio({ ...spawnEcho, name: 'echo', cacheToolsList: true, clientSessionTimeoutSeconds: 60 }); // the SDK's 5 s is short on a loaded machine
       await server.connect();
       try {
         for (const group of byOptions(stdioRows)) {

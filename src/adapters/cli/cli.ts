@@ -5,24 +5,21 @@
  * `--fail-on-refusal` when a value was refused.
  */
 import { parseArgs as parseCommandLine } from 'node:util';
-import { MissingPeerError, type ArgsValidator } from '../../index.js';
+import { MissingPeerError } from '../../index.js';
 import { runProxy } from '../proxy/process.js';
 import { stdioUpstream } from '../proxy/stdio-upstream.js';
 import { httpUpstream } from '../proxy/http-upstream.js';
-import { TargetError, targetHeaders, targetUrl } from '../proxy/http-target.js';
 import type { Connect } from '../proxy/upstream.js';
-import type { ProxyOptions } from '../proxy/session.js';
 import { runGateway } from '../gateway/run.js';
-import type { GatewayOptions, GatewayUpstream } from '../gateway/options.js';
-import { LIMIT_OPTIONS, limitsHelp } from '../gateway/limits.js';
-import { loadValidateArgs } from '../shared/load-validator.js';
-import { checkRange, readRepairCommandLine } from './command-line.js';
+import { limitsHelp } from '../gateway/limits.js';
+import { readRepairCommandLine } from './command-line.js';
 import { UsageError } from './errors.js';
-import { listenAddress, parsed } from './flags.js';
-import { OBSERVE_FLAGS, OBSERVE_HELP, observeOptions } from './observe-flags.js';
+import { parsed } from './flags.js';
+import { readGatewayCommandLine } from './gateway-command.js';
+import { OBSERVE_HELP } from './observe-flags.js';
 import { runRepair } from './repair.js';
 import { runReport } from './report.js';
-import { CONFIG_REFINED, ConfigError, configSchema, limitsOf, readConfig, type OptionValues } from './gateway-config.js';
+import { httpTarget, repairOptions, REPAIR_OPTIONS, splitCommand } from './upstream-flags.js';
 
 const HELP = `Usage: schema-coerce --schema <file | inline JSON> [options] [args JSON | -]
        schema-coerce proxy [proxy options] -- <server command> [args…]
@@ -65,8 +62,15 @@ Gateway options (the proxy's repair as a Streamable HTTP endpoint; the proxy opt
       --allowed-host <name>  a Host the gateway answers to (repeatable; default loopback names)
       --allowed-origin <o>   a browser Origin allowed in (repeatable; default loopback origins)
       --json-response        answer POSTs with JSON bodies rather than SSE streams
-      --config <file>        options from a JSON file, each key an option's name ("max-sessions": 8);
-                             a flag given here wins over the file's key
+      --config <file.json>   options from a JSON file, each key a flag without its dashes
+                             ("max-sessions": 8, "command": [...]); a flag given here wins
+      --config-schema        print the JSON Schema of that file (for an editor's "$schema")
+      --allow-tool <glob>    list and call only the tools this matches (repeatable; * and ?)
+      --deny-tool <glob>     never list or call the tools this matches (repeatable)
+      --tool-scope <g>=<s>   the tools glob g matches need the caller's token to hold scope s
+      --rate-limit <n>/<t>   per caller: n requests per period t (10/s, 100/m, 5/30s); 429 past it
+      --tool-rate-limit <g>=<n>/<t>  per caller and tool glob g: n calls per t; isError past it
+      --no-health            do not serve /healthz and /readyz
 ${OBSERVE_HELP}
 Gateway limits (each also a config-file key of the same name):
 ${limitsHelp()}
@@ -100,10 +104,15 @@ async function proxy(argv: string[]): Promise<number> {
 }
 
 async function gateway(argv: string[]): Promise<number> {
-  return subcommand('schema-coerce gateway', () => readGatewayCommandLine(argv), (options) =>
-    runGateway(options.upstream, options).catch((error: unknown) => {
+  return subcommand('schema-coerce gateway', () => readGatewayCommandLine(argv), async (options) => {
+    if ('print' in options) {
+      process.stdout.write(options.print);
+      return 0;
+    }
+    return runGateway(options.upstream, options).catch((error: unknown) => {
       throw error instanceof MissingPeerError ? new UsageError(`${error.feature} ${error.need}`, 'schema-coerce gateway') : error;
-    }));
+    });
+  });
 }
 
 /**
@@ -126,40 +135,6 @@ async function subcommand<T>(command: string, read: () => Promise<T | 'help'>, r
 }
 
 type ProxyRun = Parameters<typeof runProxy>[1] & { readonly upstream: Connect };
-type GatewayRun = GatewayOptions & { readonly upstream: GatewayUpstream };
-
-/** The options the proxy and the gateway share: the repair, and where the server is. */
-const REPAIR_OPTIONS = {
-  lenient: { type: 'boolean', short: 'l' },
-  validate: { type: 'boolean' },
-  'reject-undeclared': { type: 'boolean' },
-  'integer-range': { type: 'string' },
-  log: { type: 'string' },
-  verbose: { type: 'boolean' },
-  'repair-results': { type: 'boolean' },
-  url: { type: 'string' },
-  header: { type: 'string', multiple: true },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-/** The gateway's options: the shared ones and its own. */
-const GATEWAY_OPTIONS = {
-  ...REPAIR_OPTIONS,
-  listen: { type: 'string' },
-  path: { type: 'string' },
-  'allowed-host': { type: 'string', multiple: true },
-  'allowed-origin': { type: 'string', multiple: true },
-  'json-response': { type: 'boolean' },
-  config: { type: 'string' },
-  ...(Object.fromEntries(LIMIT_OPTIONS.map((option) => [option.name, { type: 'string' }])) as Record<string, { type: 'string' }>),
-  ...OBSERVE_FLAGS,
-} as const;
-
-/** A subcommand's own arguments (before `--`) and the server command (after it). */
-function splitCommand(argv: string[]): { own: string[]; command: string[] } {
-  const split = argv.indexOf('--');
-  return split === -1 ? { own: argv, command: [] } : { own: argv.slice(0, split), command: argv.slice(split + 1) };
-}
 
 async function readProxyCommandLine(argv: string[]): Promise<ProxyRun | 'help'> {
   const { own, command } = splitCommand(argv);
@@ -168,81 +143,6 @@ async function readProxyCommandLine(argv: string[]): Promise<ProxyRun | 'help'> 
   const target = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], command);
   if (target === undefined && command.length === 0) throw new UsageError('give the server command after --, e.g. schema-coerce proxy -- node server.js');
   return { upstream: target === undefined ? stdioUpstream(command) : httpUpstream(target.url, target.headers), ...(await repairOptions(values)) };
-}
-
-async function readGatewayCommandLine(argv: string[]): Promise<GatewayRun | 'help'> {
-  const { own, command } = splitCommand(argv);
-  const { values: given } = parsed(() => parseCommandLine({ args: own, strict: true, options: GATEWAY_OPTIONS }));
-  if (given.help === true) return 'help';
-  let values = given;
-  let limits: GatewayOptions['limits'];
-  try {
-    if (given.config !== undefined) values = { ...(await readConfig(given.config, configSchema(GATEWAY_OPTIONS, CONFIG_REFINED))), ...given } as typeof given;
-    limits = limitsOf(values as OptionValues);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new UsageError(error.detail);
-    throw error;
-  }
-  const target = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], command);
-  if (target === undefined && command.length === 0) throw new UsageError('give --url <url> or the server command after --, e.g. schema-coerce gateway --listen 127.0.0.1:8808 -- node server.js');
-  if (values.listen === undefined) throw new UsageError('--listen <host:port> is required, e.g. --listen 127.0.0.1:8808');
-  const path = values.path ?? '/mcp';
-  if (!path.startsWith('/')) throw new UsageError(`--path ${JSON.stringify(path)} must start with /`);
-  return {
-    upstream: target === undefined ? { kind: 'stdio', command } : { kind: 'url', ...target },
-    ...(await repairOptions(values)),
-    ...listenAddress('--listen', values.listen),
-    ...observeOptions(values),
-    path,
-    ...(values['allowed-host'] === undefined ? {} : { allowedHosts: values['allowed-host'] }),
-    ...(values['allowed-origin'] === undefined ? {} : { allowedOrigins: values['allowed-origin'] }),
-    jsonResponse: values['json-response'] === true,
-    limits,
-  };
-}
-
-/** The repair options of a subcommand's `values`, the `--validate` validator loaded. */
-async function repairOptions(values: { lenient?: boolean; validate?: boolean; 'reject-undeclared'?: boolean; 'integer-range'?: string; log?: string; verbose?: boolean; 'repair-results'?: boolean }): Promise<ProxyOptions> {
-  const range = checkRange(values['integer-range']);
-  let validator: ArgsValidator | undefined;
-  if (values.validate === true) {
-    try {
-      validator = await loadValidateArgs();
-    } catch (error) {
-      if (error instanceof MissingPeerError) throw new UsageError(`--validate ${error.need}`);
-      throw error;
-    }
-  }
-  return {
-    lenient: values.lenient === true,
-    ...(validator === undefined ? {} : { validator }),
-    rejectUndeclared: values['reject-undeclared'] === true,
-    verbose: values.verbose === true,
-    ...(values.log === undefined ? {} : { log: values.log }),
-    ...(range === undefined ? {} : { integerRange: range }),
-    ...(values['repair-results'] === true ? await resultRepair() : {}),
-  };
-}
-
-/** `--repair-results`, with the validator that tells an error's mismatching structuredContent when ajv is there (without it such structuredContent is repaired like any other, never dropped). */
-async function resultRepair(): Promise<Pick<ProxyOptions, 'repairResults' | 'resultValidator'>> {
-  try {
-    return { repairResults: true, resultValidator: await loadValidateArgs() };
-  } catch (error) {
-    if (error instanceof MissingPeerError) return { repairResults: true };
-    throw error;
-  }
-}
-
-/** A `--url` upstream, with its `--header`s; a server command may not be given too. */
-function httpTarget(url: string, headers: readonly string[], command: readonly string[]): { url: URL; headers: Record<string, string> } {
-  if (command.length > 0) throw new UsageError('give either --url or a server command after --, not both');
-  try {
-    return { url: targetUrl(url), headers: targetHeaders(headers) };
-  } catch (error) {
-    if (error instanceof TargetError) throw new UsageError(error.message);
-    throw error;
-  }
 }
 
 declare const __VERSION__: string;

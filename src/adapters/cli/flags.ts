@@ -1,6 +1,8 @@
 /** What the subcommands' command lines share: whole-number flags, `host:port` addresses, the parse. */
 import { UsageError } from './errors.js';
-import { LISTEN } from './gateway-config.js';
+
+/** `host:port`: a host name, an IPv4 address or a bracketed IPv6 one, a colon, a port. */
+export const LISTEN = '^(\\[[0-9a-fA-F:.]+\\]|[^:\\s]+):(\\d{1,5})$';
 
 /** A whole number option, positive, times `unit`, as the option `key`. */
 export function count(flag: string, value: string | undefined, key: string, unit: number): Record<string, number> {

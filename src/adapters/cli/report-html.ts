@@ -10,7 +10,7 @@ import { counted, findingText, headlines, ordered, outcomeLine, parameterName, p
 /** The findings shown at the top, most frequent first. */
 const HEADLINES = 12;
 /** Colours of the outcomes (and of anything else an audit line names). */
-const COLOURS: Readonly<Record<string, string>> = { forwarded: '#8aa4c8', repaired: '#3c9d5d', refused: '#c8553d', denied: '#7a4fa0' };
+const COLOURS: Readonly<Record<string, string>> = { forwarded: '#8aa4c8', repaired: '#3c9d5d', refused: '#c8553d', denied: '#7a4fa0', 'rate-limited': '#d08c2e' };
 const OTHER_COLOUR = '#999999';
 const BAR = 160;
 const OUTCOME_BAR = 480;

@@ -17,9 +17,10 @@ import type { CallSpan, CallTracer } from './tracing.js';
 
 /**
  * What became of a call: sent on as it came, sent on repaired, answered by the gateway with an
- * `isError` result or a refusal (never reaching the server), or refused by a tool policy.
+ * `isError` result or a refusal (never reaching the server), refused by a tool policy, or refused
+ * by a rate limit (`--tool-rate-limit`).
  */
-type CallOutcome = 'forwarded' | 'repaired' | 'refused' | 'denied';
+type CallOutcome = 'forwarded' | 'repaired' | 'refused' | 'denied' | 'rate-limited';
 
 /** Who made a call: the token's subject when the gateway's auth knows it, else where it came from. */
 interface CallClient {
@@ -76,7 +77,7 @@ export interface CallSink {
 }
 
 /** A `tools/call`'s message as the endpoint parsed it. */
-interface CallMessage {
+export interface CallMessage {
   readonly params?: { readonly name?: unknown; readonly arguments?: unknown; readonly _meta?: { readonly traceparent?: unknown } | null } | null;
 }
 
@@ -110,7 +111,8 @@ export class CallRecord {
   private readonly changes: CallChange[] = [];
   private readonly refusals: CallRefusal[] = [];
   private answer: string | undefined;
-  private denied = false;
+  /** The operator's control that answered the call itself (it never reached the server). */
+  private stopped: 'denied' | 'rate-limited' | undefined;
   private ended = false;
   private readonly fields: Pick<CallEvent, 'time' | 'client' | 'tool' | 'bytes' | 'traceId' | 'arguments'>;
   private readonly span: CallSpan | undefined;
@@ -137,10 +139,10 @@ export class CallRecord {
     else if (kind === 'rejection' && values) this.answer = String(message);
   }
 
-  /** A tool policy refused the call (it never reaches the server); `policy` names it. */
-  deny(policy: string): void {
-    this.denied = true;
-    this.answer = policy;
+  /** A tool policy (`denied`) or a rate limit (`rate-limited`) refused the call, which never reaches the server; `why` names the rule. */
+  deny(outcome: 'denied' | 'rate-limited', why: string): void {
+    this.stopped = outcome;
+    this.answer = why;
   }
 
   /** The call's answer has ended: its event is made and emitted. */
@@ -148,8 +150,8 @@ export class CallRecord {
     if (this.ended) return;
     this.ended = true;
     const now = process.hrtime.bigint();
-    const sent = this.denied ? undefined : this.sentAt;
-    const outcome: CallOutcome = this.denied ? 'denied' : sent === undefined ? 'refused' : this.changes.length > 0 ? 'repaired' : 'forwarded';
+    const sent = this.stopped === undefined ? this.sentAt : undefined;
+    const outcome: CallOutcome = this.stopped ?? (sent === undefined ? 'refused' : this.changes.length > 0 ? 'repaired' : 'forwarded');
     this.events.emit(this.span, {
       ...this.fields,
       outcome,
@@ -220,7 +222,7 @@ export class CallEvents {
 }
 
 /** A `tools/call`'s message (the endpoint has checked it is one JSON-RPC object); nothing when it cannot be read. */
-function parsedCall(body: Buffer): CallMessage {
+export function parsedCall(body: Buffer): CallMessage {
   try {
     const message = JSON.parse(body.toString('utf8')) as unknown;
     return typeof message === 'object' && message !== null ? (message as CallMessage) : {};

@@ -5,22 +5,25 @@
  * `Host` and `Origin` against the allow-lists (403), its head and body against the limits (431,
  * 413), its headers and body against the timeouts (Node's `headersTimeout` and `requestTimeout`),
  * and a stream against the bound on open streams (503). A POSTed message that is not JSON-RPC 2.0
- * as MCP writes it is answered 400 and never forwarded (`jsonrpc-check.ts`). An SSE answer with
- * nothing to say gets a comment line now and then. An answer carries no stack trace and no secret.
+ * as MCP writes it is answered 400 and never forwarded (`jsonrpc-check.ts`). The operator's
+ * controls are hooked in by a line each (`Operations`): the rate limits and the tool policy
+ * (`admission.ts`), the health paths, CORS (`cors.ts`), the observers of each call. An SSE answer
+ * with nothing to say gets a comment line now and then. An answer carries no stack trace and no
+ * secret.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MessageId } from '../proxy/message.js';
 import { MODERN_VERSIONS } from '../proxy/modern.js';
+import type { Admission } from './admission.js';
 import { oneLine, TRANSPORT_ERROR, type Backend } from './backend.js';
+import { ALLOWED_METHODS, corsHeaders, preflight } from './cors.js';
 import { HostGuard, readBody } from './guard.js';
+import type { Health } from './health.js';
 import type { Observers } from './observe.js';
 import { readMessage } from './jsonrpc-check.js';
 import { DEFAULT_LIMITS, PROTOCOL_VERSIONS, type GatewayLimits, type GatewayOptions } from './options.js';
 import { Reply, rpcError, StreamCount, type ReplyMode } from './reply.js';
-
-const ALLOWED_METHODS = 'GET, POST, DELETE';
-const ALLOWED_HEADERS = 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id, mcp-method, mcp-name';
 
 /** A running gateway endpoint. */
 export interface Endpoint {
@@ -33,8 +36,14 @@ export interface Endpoint {
   close(): Promise<void>;
 }
 
+/** What an endpoint serves beside the protocol: the operator's checks, the health paths, and the observers of its calls. */
+export interface Operations extends Partial<Pick<Observers, 'calls' | 'metrics'>> {
+  readonly admission?: Admission;
+  readonly health?: Health;
+}
+
 /** Starts listening; resolves once the port is bound. */
-export async function startEndpoint(backend: Backend, options: GatewayOptions, observers?: Pick<Observers, 'calls' | 'metrics'>): Promise<Endpoint> {
+export async function startEndpoint(backend: Backend, options: GatewayOptions, operations: Operations = {}): Promise<Endpoint> {
   const limits: GatewayLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const guard = new HostGuard(options.allowedHosts, options.allowedOrigins);
   const streams = new StreamCount(limits.maxStreams);
@@ -64,7 +73,8 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions, o
     const reply = new Reply(response, mode, limits.maxUnread, streams, { json, sse });
     inFlight.add(reply);
     reply.onClose(() => inFlight.delete(reply));
-    if (requestId !== undefined && method === 'tools/call') observers?.calls?.begin(request, body, reply);
+    if (requestId !== undefined && method === 'tools/call') operations.calls?.begin(request, body, reply);
+    if (operations.admission?.refused(request, body, method, requestId, reply) === true) return;
     backend.post(request, { body, method, requestId }, reply);
     if (requestId !== undefined) reply.keepAlive(limits.keepaliveMs);
   };
@@ -78,13 +88,11 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions, o
     if (!guard.hostAllowed(request)) return deny(response, 403, 'Forbidden: this Host is not served');
     const origin = request.headers.origin;
     if (!guard.originAllowed(origin)) return deny(response, 403, 'Forbidden: this Origin is not allowed');
-    if (origin !== undefined) {
-      response.setHeader('access-control-allow-origin', origin);
-      response.setHeader('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
-      response.setHeader('vary', 'origin');
-    }
+    corsHeaders(origin, response);
+    if (request.url !== plainPath && operations.health?.serve(request, response, closing) === true) return;
     if (request.url !== plainPath && new URL(request.url ?? '/', 'http://gateway').pathname !== options.path) return deny(response, 404, 'Not Found');
-    if (closing) return deny(response, 503, 'Service Unavailable: the gateway is shutting down');
+    if (closing) return deny(response.setHeader('connection', 'close'), 503, 'Service Unavailable: the gateway is shutting down');
+    if (request.method !== 'OPTIONS' && operations.admission?.admit(request, response) === false) return;
     const version = request.headers['mcp-protocol-version'];
     if (typeof version === 'string' && !PROTOCOL_VERSIONS.includes(version) && !MODERN_VERSIONS.includes(version)) {
       return deny(response, 400, `Bad Request: unsupported protocol version ${JSON.stringify(version)} (supported: ${[...MODERN_VERSIONS, ...PROTOCOL_VERSIONS].join(', ')})`);
@@ -99,8 +107,7 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions, o
       case 'DELETE':
         return backend.remove(request, response);
       case 'OPTIONS':
-        response.writeHead(204, { 'access-control-allow-methods': ALLOWED_METHODS, 'access-control-allow-headers': ALLOWED_HEADERS, 'access-control-max-age': '600' }).end();
-        return;
+        return preflight(request, response);
       default:
         response.setHeader('allow', ALLOWED_METHODS);
         return deny(response, 405, 'Method Not Allowed');
@@ -116,7 +123,7 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions, o
       });
     },
   );
-  observers?.metrics?.watch(server);
+  operations.metrics?.watch(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -129,13 +136,13 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions, o
   return {
     url: `http://${host}:${port}${options.path}`,
     close: async () => {
+      // New requests are answered 503 (and /readyz so) while the calls in flight finish; then the listener closes.
       closing = true;
-      server.close();
-      server.closeIdleConnections();
       const drained = Promise.all([...inFlight].map((reply) => new Promise<void>((resolve) => reply.onClose(resolve))));
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([drained, new Promise((resolve) => (timer = setTimeout(resolve, limits.drainMs)))]);
       clearTimeout(timer);
+      server.close();
       await backend.close();
       server.closeAllConnections();
     },

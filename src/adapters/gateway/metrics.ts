@@ -90,7 +90,7 @@ export class Metrics implements CallSink {
   exposition(): string {
     const out: string[] = [];
     counter(out, 'http_requests_total', 'HTTP requests answered, by method and status.', this.requests);
-    counter(out, 'calls_total', 'Tool calls, by tool and outcome (forwarded, repaired, refused, denied).', this.calls);
+    counter(out, 'calls_total', 'Tool calls, by tool and outcome (forwarded, repaired, refused, denied, rate-limited).', this.calls);
     counter(out, 'repairs_total', 'Repairs made to tool-call arguments, by tool and rule.', this.repairs);
     counter(out, 'refusals_total', 'Argument values the repair left as they were, by tool and reason.', this.refusals);
     histogram(out, 'call_duration_seconds', "Time per call: part=\"gateway\" the gateway's own, part=\"upstream\" until the upstream's answer ended.", this.duration);

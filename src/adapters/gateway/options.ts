@@ -1,6 +1,8 @@
 /** What the gateway is told, and the limits it keeps when it is not told otherwise. */
 import type { ProxyOptions } from '../proxy/session.js';
 import type { ObserveOptions } from './observe.js';
+import type { ToolPolicyRules } from './policy.js';
+import type { RateLimitRules } from './rate-limit.js';
 
 /** The server behind the gateway: a command run once per client session, or a Streamable HTTP endpoint. */
 export type GatewayUpstream =
@@ -22,6 +24,12 @@ export interface GatewayOptions extends ProxyOptions, ObserveOptions {
   /** Answer a POST with a JSON body rather than an SSE stream when the client accepts both. */
   readonly jsonResponse?: boolean;
   readonly limits?: Partial<GatewayLimits>;
+  /** Which tools are listed and called (every tool when absent). */
+  readonly toolPolicy?: ToolPolicyRules;
+  /** Rate limits per caller and per caller and tool (none when absent). */
+  readonly rateLimits?: RateLimitRules;
+  /** Serve `/healthz` and `/readyz` (default true). */
+  readonly health?: boolean;
 }
 
 /** The gateway's bounds (each a flag and a config-file key: `GATEWAY_LIMITS` in limits.ts). */

@@ -51,6 +51,8 @@ export class Reply {
   private keeping: NodeJS.Timeout | undefined;
   /** No message was written since the last keep-alive tick. */
   private quiet = true;
+  /** What the last message (the response) goes through before it is written. */
+  private rewriting: ((bytes: Buffer) => Buffer) | undefined;
 
   /**
    * @param response - The HTTP response.
@@ -119,6 +121,15 @@ export class Reply {
     this.headers[name] = value;
   }
 
+  /**
+   * Has the last message (the response) written as `rewrite` makes it (a listing filtered by the
+   * tool policy). Only what goes through `message` is rewritten: an answer `pass`ed unread is not,
+   * and a `tools/list` answer never is (`answersUnread`).
+   */
+  rewrite(rewrite: (bytes: Buffer) => Buffer): void {
+    this.rewriting = rewrite;
+  }
+
   /** Runs `then` once the answer is over (written whole, or the client gone). */
   onClose(then: () => void): void {
     if (this.done) then();
@@ -139,6 +150,7 @@ export class Reply {
    */
   message(bytes: Buffer, last: boolean, eventId?: string): void {
     if (this.done || this.passing) return;
+    if (last && this.rewriting !== undefined) bytes = this.rewriting(bytes);
     if (this.kind === 'json') {
       if (!last) return;
       this.response.writeHead(200, { ...this.headers, 'content-type': 'application/json', 'content-length': String(bytes.length) }).end(bytes);

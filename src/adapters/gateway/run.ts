@@ -7,7 +7,10 @@ import type { Writable } from 'node:stream';
 import { shownUrl } from '../proxy/secrets.js';
 import { SharedSchemas } from '../shared/tool-schemas.js';
 import type { Backend } from './backend.js';
+import { Admission } from './admission.js';
+import { stopRequested } from './drain.js';
 import { startEndpoint, type Endpoint } from './endpoint.js';
+import { Health } from './health.js';
 import { GatewayLog } from './log.js';
 import { startObservers } from './observe.js';
 import { DEFAULT_LIMITS, type GatewayOptions, type GatewayUpstream } from './options.js';
@@ -36,7 +39,13 @@ export async function startGateway(upstream: GatewayUpstream, options: GatewayOp
   const observers = await startObservers(options, () => backend.counts(), (text) => log.warn(text));
   const shared = { ...options, sharedSchemas: new SharedSchemas(SHARED_SCHEMAS), reports: observers.calls !== undefined };
   const backend: Backend = upstream.kind === 'stdio' ? new StdioSessions(upstream.command, shared, limits, log) : new UrlUpstream(upstream.url, upstream.headers, shared, limits, log);
-  const endpoint = await startEndpoint(backend, options, observers).catch(async (error: unknown) => {
+  const operations = {
+    calls: observers.calls,
+    metrics: observers.metrics,
+    admission: new Admission(options.toolPolicy, options.rateLimits),
+    ...(options.health === false ? {} : { health: new Health(upstream, log) }),
+  };
+  const endpoint = await startEndpoint(backend, options, operations).catch(async (error: unknown) => {
     await observers.close();
     throw error;
   });
@@ -54,14 +63,7 @@ export async function runGateway(upstream: GatewayUpstream, options: GatewayOpti
   const target = upstream.kind === 'stdio' ? `${JSON.stringify(upstream.command[0])}, a process per session` : shownUrl(upstream.url);
   gateway.log.warn(`listening on ${gateway.url}, in front of ${target}`);
   if (gateway.metricsUrl !== undefined) gateway.log.warn(`metrics on ${gateway.metricsUrl}`);
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    const stop = (received: NodeJS.Signals): void => {
-      process.off('SIGTERM', stop).off('SIGINT', stop);
-      resolve(received);
-    };
-    process.on('SIGTERM', stop).on('SIGINT', stop);
-  });
-  gateway.log.warn(`${signal}: finishing the calls in flight`);
+  gateway.log.warn(`${await stopRequested()}: finishing the calls in flight`);
   await gateway.close();
   await gateway.log.close();
   return 0;

@@ -64,7 +64,7 @@ export class CallTracer {
           'schema_coerce.repairs': event.changes.map((change) => `${change.path} ${change.rule}`),
           'schema_coerce.refusals': event.refusals.map((refusal) => `${refusal.path} ${refusal.reason}`),
         });
-        if (event.outcome === 'refused' || event.outcome === 'denied') span.setStatus({ code: api.SpanStatusCode.ERROR, message: `the call was ${event.outcome}` });
+        if (event.outcome !== 'forwarded' && event.outcome !== 'repaired') span.setStatus({ code: api.SpanStatusCode.ERROR, message: `the call was ${event.outcome}` });
         span.end();
       },
     };

@@ -1,7 +1,8 @@
 /** `withArgCoercion`: repairs `callTool` arguments (and, asked to, results) in an MCP SDK `Client`, v1 or v2. */
 import { InvalidArgsError, type PreparedCall } from '../../index.js';
+import { errorResult } from '../shared/tool-error.js';
 import { Paging, ToolSchemas } from '../shared/tool-schemas.js';
-import { errorResult, prepare, type CoercionReport, type McpCoercionOptions } from './options.js';
+import { prepare, type CoercionReport, type McpCoercionOptions } from './options.js';
 import { ResultRepairs } from './results.js';
 import type { McpClient, McpTransport } from './sdk-types.js';
 import { tapTransport } from './tap.js';

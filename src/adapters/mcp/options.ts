@@ -2,7 +2,6 @@
 import { loadValidateArgs } from '../shared/load-validator.js';
 import { prepareToolCall, type ArgsValidator, type CoerceOptions, type PreparedCall } from '../../index.js';
 import type { RepairedToolResult } from './results.js';
-import type { ErrorToolResult } from './sdk-types.js';
 
 /** What one tool call's repair did, for logging. */
 export interface CoercionReport {
@@ -41,8 +40,4 @@ export async function prepare(args: unknown, schema: unknown, toolName: string, 
   return prepareToolCall(args, schema, { ...rest, toolName, ...(validator === undefined ? {} : { validate: validator }) });
 }
 
-/** An `isError` tool result carrying `text`. */
-export function errorResult(text: string): ErrorToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
-}
 

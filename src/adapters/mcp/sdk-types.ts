@@ -43,4 +43,6 @@ export interface McpHighLevelServer {
 export interface ErrorToolResult {
   readonly content: { readonly type: 'text'; readonly text: string }[];
   readonly isError: true;
+  /** `complete` in answer to a request of the 2026-07-28 revision, which asks it of every result. */
+  readonly resultType?: 'complete';
 }

@@ -1,6 +1,7 @@
 /** `withServerArgCoercion`: repairs incoming `tools/call` requests in an MCP SDK server (v1 or v2). */
+import { errorResult, isModernMeta } from '../shared/tool-error.js';
 import { Paging, ToolSchemas } from '../shared/tool-schemas.js';
-import { errorResult, prepare, type McpCoercionOptions } from './options.js';
+import { prepare, type McpCoercionOptions } from './options.js';
 import type { McpHighLevelServer, McpLowLevelServer, McpTransport, WireMessage } from './sdk-types.js';
 import { tapTransport, type Deliver } from './tap.js';
 
@@ -36,17 +37,12 @@ interface CallRequest {
   readonly params: { readonly name: string; readonly arguments?: unknown; readonly _meta?: unknown };
 }
 
-/** Where a request of the 2026-07-28 revision names its protocol version (its `_meta` envelope). */
-const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
-
 /**
  * The wrapper's own answer to a call it refused: an `isError` result, with the `resultType` that
  * a result must carry from the 2026-07-28 revision on when the request came in that era.
  */
 function answer(request: CallRequest, text: string): object {
-  const meta = request.params._meta;
-  const modern = typeof meta === 'object' && meta !== null && typeof (meta as Record<string, unknown>)[PROTOCOL_VERSION_KEY] === 'string';
-  return modern ? { ...errorResult(text), resultType: 'complete' } : errorResult(text);
+  return errorResult(text, isModernMeta(request.params._meta));
 }
 interface ToolsPage {
   readonly tools?: readonly { readonly name: string; readonly inputSchema?: unknown }[];

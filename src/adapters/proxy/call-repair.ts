@@ -11,11 +11,13 @@ import { coerceArgsJsonEdits, TextEdits } from '../../coerce/coerce.js';
 import { resolveRules, type Rules } from '../../coerce/lenient.js';
 import type { CoerceOptions } from '../../index.js';
 import { isAscii, isAsciiBytes, isPlainAsciiBytes } from './ascii.js';
-import { flatCopy, utf8Of, type MessageHead, type MessageId } from './message.js';
+import { flatCopy, utf8Of, type MessageHead } from './message.js';
 import { byteEdits, SplicedLine } from './splice.js';
 import type { Line } from './framing.js';
 import type { Piece } from './outlet.js';
 import { coerceOptionsOf, type ProxyOptions, type Wiring } from './options.js';
+import { envelopeOf } from './modern.js';
+import { errorResult } from '../shared/tool-error.js';
 
 /** How a call to one tool is repaired: its options, and the same without syntax repair (see `strictOptions`), each with its rules resolved. */
 interface ToolOptions {
@@ -75,7 +77,7 @@ export class CallRepair {
     }
     const raw = text.slice(span.start, span.end);
     if (raw.charCodeAt(0) === QUOTE) {
-      this.repairStringCall(line, terminated, head, raw, schema);
+      this.repairStringCall(line, text, terminated, head, raw, schema);
       return;
     }
     // Arguments of printable ASCII (not a byte below 0x20, no tab or line break either) have their
@@ -96,13 +98,13 @@ export class CallRepair {
     } catch (error) {
       // Arguments the head only located that are not JSON make the line not JSON: it goes on as
       // it came. JSON arguments the repair refuses (a key repeated with two values) are answered.
-      if (error instanceof ArgsParseError && (!span.unread || isJsonText(argsText))) this.refuse(argsText, schema, name, head.id!);
+      if (error instanceof ArgsParseError && (!span.unread || isJsonText(argsText))) this.refuse(argsText, schema, text, head);
       else this.wiring.toServer([line, ...ending]);
       return;
     } finally {
       if (plain) scanningPlain(undefined);
     }
-    if (!this.settle(argsText, schema, name, head.id!)) return;
+    if (!this.settle(argsText, schema, text, head)) return;
     this.forward(line, terminated, span.start, edits);
   }
 
@@ -126,7 +128,7 @@ export class CallRepair {
    * so, and so is, under syntax repair, any text the reader refuses (markup, two values, a bad
    * escape: the message names why, as `prepareToolCall`'s does); any other string goes on as it came.
    */
-  private repairStringCall(line: Line, terminated: boolean, head: MessageHead, raw: string, schema: unknown): void {
+  private repairStringCall(line: Line, text: string, terminated: boolean, head: MessageHead, raw: string, schema: unknown): void {
     const name = head.name!;
     const span = head.args!;
     const argsText = JSON.parse(utf8Of(raw)) as string;
@@ -134,7 +136,7 @@ export class CallRepair {
     try {
       output = coerceArgsJson(argsText, schema, { ...this.coerceOptions, toolName: name });
     } catch (error) {
-      if (error instanceof ArgsParseError && (error.truncated || this.readsText)) this.refuse(argsText, schema, name, head.id!);
+      if (error instanceof ArgsParseError && (error.truncated || this.readsText)) this.refuse(argsText, schema, text, head);
       else this.wiring.toServer(terminated ? [line, NEWLINE] : [line]);
       return;
     }
@@ -142,7 +144,7 @@ export class CallRepair {
       this.wiring.toServer(terminated ? [line, NEWLINE] : [line]);
       return;
     }
-    if (!this.settle(argsText, schema, name, head.id!)) return;
+    if (!this.settle(argsText, schema, text, head)) return;
     // The object goes on inside the line: a line break in JSON is white space between tokens, so
     // a space in its place keeps every token and the message on one line.
     this.forward(line, terminated, span.start, TextEdits.one(0, raw.length, output.replace(LINE_BREAKS, ' ')));
@@ -154,10 +156,10 @@ export class CallRepair {
   }
 
   /** Answers a call whose arguments cannot go on (see `repairCall`) with the pipeline's message. */
-  private refuse(argsText: string, schema: unknown, name: string, id: MessageId): void {
-    const call = prepareToolCall(argsText, schema, { ...this.coerceOptions, toolName: name });
+  private refuse(argsText: string, schema: unknown, text: string, head: MessageHead): void {
+    const call = prepareToolCall(argsText, schema, { ...this.coerceOptions, toolName: head.name! });
     // The pipeline refuses whatever text `coerceArgsJson` refused, and a refusal has a message.
-    this.answer(id, name, call.message!);
+    this.answer(text, head, call.message!);
   }
 
   /**
@@ -166,7 +168,9 @@ export class CallRepair {
    *
    * @returns Whether the call goes on to the server.
    */
-  private settle(argsText: string, schema: unknown, name: string, id: MessageId): boolean {
+  private settle(argsText: string, schema: unknown, text: string, head: MessageHead): boolean {
+    const name = head.name!;
+    const id = head.id!;
     const { validator, rejectUndeclared = false, log, verbose = false, reports = false } = this.options;
     if (validator === undefined && !rejectUndeclared && log === undefined && !verbose && !reports) return true;
     const call = prepareToolCall(argsText, schema, {
@@ -179,14 +183,18 @@ export class CallRepair {
     for (const { path, reason, expected, message } of call.refusals) this.wiring.report({ kind: 'refusal', tool: name, path, reason, expected, message }, id);
     // Without a validator or rejectUndeclared, a call the repair has read is never refused.
     if (call.ok) return true;
-    this.answer(id, name, call.message!);
+    this.answer(text, head, call.message!);
     return false;
   }
 
-  /** Answers the call `id` with an isError result carrying `message`, and reports the rejection. */
-  private answer(id: MessageId, name: string, message: string): void {
-    this.wiring.report({ kind: 'rejection', tool: name, message }, id);
-    const result = { content: [{ type: 'text', text: message }], isError: true };
+  /**
+   * Answers the call of the line `text` (its latin1 image) with an isError result carrying
+   * `message`, in the call's era (see `errorResult`), and reports the rejection.
+   */
+  private answer(text: string, head: MessageHead, message: string): void {
+    const id = head.id!;
+    this.wiring.report({ kind: 'rejection', tool: head.name!, message }, id);
+    const result = errorResult(message, envelopeOf(text, head) !== undefined);
     this.wiring.toClient(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, result }) + '\n'));
   }
 }

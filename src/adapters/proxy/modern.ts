@@ -6,10 +6,9 @@
  * proxy makes itself (its `tools/list`) carries the envelope of the client request that made it
  * ask, so the server reads it in the era the client chose.
  */
+import { PROTOCOL_VERSION_KEY } from '../shared/tool-error.js';
 import { utf8Of, readHead, type MessageHead } from './message.js';
 
-/** The `_meta` key of the protocol version, whose presence makes a request one of the 2026-07-28 revision. */
-const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 const PROTOCOL_VERSION_BYTES = Buffer.from(PROTOCOL_VERSION_KEY);
 /** The envelope's keys: the two it requires and the optional client info. */
 const ENVELOPE_KEYS: readonly string[] = [PROTOCOL_VERSION_KEY, 'io.modelcontextprotocol/clientCapabilities', 'io.modelcontextprotocol/clientInfo'];
