@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /**
@@ -27,6 +28,7 @@ const INTEGRATION = [
   'test/cli.test.ts',
   'test/depth.test.ts',
   'test/examples.test.ts',
+  'test/gateway-auth-process.test.ts',
   'test/gateway-clients.test.ts',
   'test/gateway-observe-process.test.ts',
   'test/gateway-config.test.ts',
@@ -61,17 +63,27 @@ const ISOLATED = ['test/mutants-coerce.test.ts', 'test/mutants-reader-check.test
 const PACKAGE = ['test/packaging.test.ts'];
 /** The built dist/ JavaScript, for the tests that run it (declarations: `npm run build`). */
 const BUILD = ['test/_helpers/build.ts'];
+/**
+ * Workers for `npm test`. Its files mostly wait (child servers starting, timeouts and idle times
+ * running out), so it runs more files at once than there are cores: vitest's default (cores - 1)
+ * is one worker on 2 cores, which ran the 118 files one after another. `VITEST_MAX_WORKERS`
+ * decides when set. The other projects keep vitest's default.
+ */
+const UNIT_WORKERS = Number(process.env['VITEST_MAX_WORKERS'] ?? Math.max(3, availableParallelism() - 1));
+/** The unit projects run first, as their own group: a group's projects share one worker count. */
+const UNIT = { maxWorkers: UNIT_WORKERS, sequence: { groupOrder: 0 } };
+const LATER = { sequence: { groupOrder: 1 } };
 
 const projects: TestProjectInlineConfiguration[] = [
-  { extends: true, test: { name: 'unit', include: ['test/*.test.ts'], exclude: [...INTEGRATION, ...ISOLATED, ...PACKAGE], isolate: false } },
-  { extends: true, test: { name: 'unit-isolated', include: ISOLATED } },
-  { extends: true, test: { name: 'integration', include: INTEGRATION, globalSetup: BUILD } },
-  { extends: true, test: { name: 'package', include: PACKAGE, testTimeout: 120_000 } },
-  { extends: true, test: { name: 'runtimes', include: ['test/runtimes/**/*.test.ts'], globalSetup: BUILD, testTimeout: 120_000, hookTimeout: 120_000 } },
+  { extends: true, test: { name: 'unit', include: ['test/*.test.ts'], exclude: [...INTEGRATION, ...ISOLATED, ...PACKAGE], isolate: false, ...UNIT } },
+  { extends: true, test: { name: 'unit-isolated', include: ISOLATED, ...UNIT } },
+  { extends: true, test: { name: 'integration', include: INTEGRATION, globalSetup: BUILD, ...LATER } },
+  { extends: true, test: { name: 'package', include: PACKAGE, testTimeout: 120_000, ...LATER } },
+  { extends: true, test: { name: 'runtimes', include: ['test/runtimes/**/*.test.ts'], globalSetup: BUILD, testTimeout: 120_000, hookTimeout: 120_000, ...LATER } },
   {
     extends: true,
     // One file at a time, after every other project: its figures are loads and latencies.
-    test: { name: 'load', include: ['test/load/**/*.load.ts'], globalSetup: BUILD, fileParallelism: false, sequence: { groupOrder: 1 }, testTimeout: 180_000, hookTimeout: 60_000 },
+    test: { name: 'load', include: ['test/load/**/*.load.ts'], globalSetup: BUILD, fileParallelism: false, sequence: { groupOrder: 2 }, testTimeout: 180_000, hookTimeout: 60_000 },
   },
 ];
 

@@ -22,35 +22,26 @@
  * `schema-coerce gateway --lenient --url`, each of the 50 clients calling without a session (the
  * envelope on every call, the standard headers on every POST), so the gateway's hop for that
  * revision is set beside its hop for 2025-era sessions. Needs the built CLI (`npm run build`).
+ * `npm run bench -- gateway side-by-side` is the other mode (`gateway-side-by-side.ts`): the gateway
+ * beside supergateway and the bare stdio server, and the cost of each feature when on.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import { existsSync, readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import {
+  block as callBlock, CLI, closeClient, cpuMs, fixed, httpCall, NO_SESSION, openSessions, overRounds, residentSize, rotated as rotatedOf, SERVERS, started, startSupergateway, STDIO_SERVER,
+} from './gateway-client.js';
 import { median } from './stats.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'dist', 'cli.js');
-const SERVERS = join(import.meta.dirname, 'gateway-servers.mjs');
 const ROUNDS = Number(process.env['BENCH_GATEWAY_ROUNDS'] ?? 7);
 const SESSIONS = 50;
 /** Calls per session and block: each route makes `SESSIONS × CALLS` calls per round. */
 const CALLS = 20;
 const WARM_UP = 20;
-/** 1 KB of arguments with one integer written as 5.0, for the gateway to repair. */
-const ARGS = `{"text":"${'a'.repeat(1000)}","count":5.0}`;
-const ANSWER = `{"text":"${'a'.repeat(1000)}","count":5}`;
 
 type Route = 'direct' | 'bare' | 'gateway' | 'gateway stdio' | 'supergateway' | 'modern direct' | 'modern gateway';
 const ALL_ROUTES: readonly Route[] = ['direct', 'bare', 'gateway', 'gateway stdio', 'supergateway', 'modern direct', 'modern gateway'];
 /** The routes of the 2026-07-28 revision: no session (each of the `SESSIONS` clients just calls), an SDK v2 upstream. */
 const MODERN: readonly Route[] = ['modern direct', 'modern gateway'];
-/** The standard headers and the envelope of a call of that revision. */
-const MODERN_HEADERS = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' };
-const ENVELOPE = '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"0"}}';
-/** A client of that revision has no session: its slot in a route's sessions holds this. */
-const NO_SESSION = '';
 /** `BENCH_GATEWAY_ROUTES=gateway stdio,modern` runs those besides direct, bare and gateway, which always run. */
 const CHOSEN = process.env['BENCH_GATEWAY_ROUTES']?.split(',');
 /** The routes run: direct, bare and gateway always; the others chosen (`modern` names both of that revision). */
@@ -58,128 +49,12 @@ const ROUTES: readonly Route[] = ALL_ROUTES.filter((route) => CHOSEN === undefin
 
 /** `BENCH_GATEWAY_PROFILE=<folder>` runs the `--url` gateway under `--cpu-prof`, its profile written there when it stops. */
 const PROFILE = process.env['BENCH_GATEWAY_PROFILE'];
-const SUPERGATEWAY = join(ROOT, 'node_modules', 'supergateway', 'dist', 'index.js');
-// An idle socket is closed by this client after 30 s, before any server here closes it (the
-// gateway, the upstream and the pass-through keep one 60 s): Node's agent does not read a server's
-// `Keep-Alive: timeout`, and on a loaded machine a route can idle for a minute between its blocks,
-// so a reuse would meet the server's close (ECONNRESET).
-const agent = new Agent({ keepAlive: true, maxSockets: 4 * SESSIONS, timeout: 30_000 });
 
 /** One route's figures in one round: latency, throughput, and CPU time per call of its own process, the upstream and the client. */
-interface Figures {
-  readonly p50: number;
-  readonly throughput: number;
-  readonly hopCpu: number;
-  readonly upstreamCpu: number;
-  readonly clientCpu: number;
-}
+type Figures = Record<'p50' | 'throughput' | 'hopCpu' | 'upstreamCpu' | 'clientCpu', number>;
 
-interface Answer {
-  readonly status: number;
-  readonly session: string | undefined;
-  readonly body: string;
-}
-
-function post(url: string, body: string, session?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', host: new URL(url).host };
-    if (session === NO_SESSION) Object.assign(headers, MODERN_HEADERS);
-    else if (session !== undefined) Object.assign(headers, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' });
-    const sent = request(url, { method: 'POST', headers, agent }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, session: response.headers['mcp-session-id'] as string | undefined, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    sent.on('error', reject);
-    sent.end(body);
-  });
-}
-
-/** The message of an answer: its JSON body, or the data of its SSE event. */
-function messageOf(body: string): unknown {
-  const data = /^data: (.*)$/m.exec(body);
-  return JSON.parse(data === null ? body : data[1]!);
-}
-
-/** A port free on loopback now (for supergateway, which is told its port). */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/**
- * Starts a process that prints `listening <url>` (on stdout or stderr), or `listening on port N`
- * as supergateway does, and resolves with the URL.
- */
-function started(command: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const read = (chunk: Buffer): void => {
-      seen += chunk.toString();
-      const found = /listening (?:on )?(http:\/\/\S+?\/mcp)/i.exec(seen);
-      const port = /listening on port (\d+)/i.exec(seen);
-      if (found !== null) resolve({ url: found[1]!, child });
-      else if (port !== null) resolve({ url: `http://127.0.0.1:${port[1]}/mcp`, child });
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.on('close', (code) => reject(new Error(`${command.join(' ')} exited (${code}): ${seen}`)));
-  });
-}
-
-let opened = 0;
-/** Opens `count` sessions through `url`. */
-async function openSessions(url: string, count: number): Promise<string[]> {
-  const sessions: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const init = await post(url, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench-${opened++}","version":"0"}}}`);
-    if (init.session === undefined) throw new Error(`initialize through ${url}: HTTP ${init.status} ${init.body}`);
-    await post(url, '{"jsonrpc":"2.0","method":"notifications/initialized"}', init.session);
-    sessions.push(init.session);
-  }
-  return sessions;
-}
-
-let nextId = 1;
-/** Every session makes `calls` calls one at a time, all sessions at once: the latencies, in ms, and the block's seconds. */
-async function block(url: string, sessions: readonly string[], calls: number): Promise<{ latencies: number[]; seconds: number }> {
-  const latencies: number[] = [];
-  const began = process.hrtime.bigint();
-  await Promise.all(
-    sessions.map(async (session) => {
-      for (let i = 0; i < calls; i++) {
-        const id = nextId++;
-        const sent = process.hrtime.bigint();
-        const answer = await post(url, `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":${ARGS}${session === NO_SESSION ? `,${ENVELOPE}` : ''}}}`, session);
-        latencies.push(Number(process.hrtime.bigint() - sent) / 1e6);
-        const message = (answer.status === 200 ? messageOf(answer.body) : {}) as { id?: number; result?: { content: { text: string }[] } };
-        if (message.id !== id || message.result?.content[0]?.text !== ANSWER) throw new Error(`${url}: call ${id} answered ${answer.status} ${answer.body.slice(0, 200)}`);
-      }
-    }),
-  );
-  return { latencies, seconds: Number(process.hrtime.bigint() - began) / 1e9 };
-}
-
-/** The resident size of a process now, in bytes, and its high-water mark. */
-function residentSize(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
-  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
-}
-
-const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
-/** The CPU time a process has used so far (user and system), in ms. */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // After the command's name (in parentheses, which may hold spaces): state, then fields 4…; utime and stime are fields 14 and 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
-}
+/** Every session makes `calls` checked calls through `url` one at a time, all sessions at once. */
+const block = (url: string, sessions: readonly string[], calls: number): Promise<{ latencies: number[]; seconds: number }> => callBlock((session: string) => httpCall(url, session), sessions, calls);
 
 /** The slope of the least-squares line through `points`. */
 function slope(points: readonly (readonly [x: number, y: number])[]): number {
@@ -191,8 +66,7 @@ function slope(points: readonly (readonly [x: number, y: number])[]): number {
   return num / den;
 }
 
-const fixed = (value: number, digits = 2): string => value.toFixed(digits);
-const rotated = (turn: number): Route[] => ROUTES.map((_, i) => ROUTES[(i + turn) % ROUTES.length]!);
+const rotated = (turn: number): Route[] => rotatedOf(ROUTES, turn);
 
 /** The session counts the gateway's resident size is read at, each after a block of calls of all the sessions open. */
 const RSS_STEPS = [10, 20, 30, 40, 50] as const;
@@ -220,9 +94,8 @@ async function main(): Promise<void> {
   const upstream = await started([process.execPath, SERVERS, 'upstream', '0']);
   const bare = await started([process.execPath, SERVERS, 'bare', '0', upstream.url]);
   const gateway = await started([process.execPath, ...(PROFILE === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', PROFILE]), CLI, 'gateway', '--listen', '127.0.0.1:0', '--lenient', '--max-sessions', String(2 * SESSIONS), '--url', upstream.url]);
-  const stdioServer = [process.execPath, SERVERS, 'stdio'];
-  const gatewayStdio = ROUTES.includes('gateway stdio') ? await started([process.execPath, CLI, 'gateway', '--listen', '127.0.0.1:0', '--lenient', '--max-sessions', String(2 * SESSIONS), '--max-sessions-per-client', String(2 * SESSIONS), '--unused-timeout', '900', '--', ...stdioServer]) : undefined;
-  const supergateway = ROUTES.includes('supergateway') ? await started([process.execPath, SUPERGATEWAY, '--stdio', stdioServer.map((word) => JSON.stringify(word)).join(' '), '--outputTransport', 'streamableHttp', '--stateful', '--port', String(await freePort()), '--logLevel', 'info']) : undefined;
+  const gatewayStdio = ROUTES.includes('gateway stdio') ? await started([process.execPath, CLI, 'gateway', '--listen', '127.0.0.1:0', '--lenient', '--max-sessions', String(2 * SESSIONS), '--max-sessions-per-client', String(2 * SESSIONS), '--unused-timeout', '900', '--', ...STDIO_SERVER]) : undefined;
+  const supergateway = ROUTES.includes('supergateway') ? await startSupergateway() : undefined;
   const modernUpstream = ROUTES.includes('modern direct') ? await started([process.execPath, SERVERS, 'modern', '0']) : undefined;
   const modernGateway = modernUpstream === undefined ? undefined : await started([process.execPath, CLI, 'gateway', '--listen', '127.0.0.1:0', '--lenient', '--url', modernUpstream.url]);
   const servers: Record<Route, { url: string; child: ChildProcess } | undefined> = { direct: upstream, bare, gateway, 'gateway stdio': gatewayStdio, supergateway, 'modern direct': modernUpstream, 'modern gateway': modernGateway };
@@ -256,16 +129,9 @@ async function main(): Promise<void> {
   }
   const peak = residentSize(gateway.child.pid!).peak;
   for (const child of [gateway.child, gatewayStdio?.child, supergateway?.child, bare.child, upstream.child, modernGateway?.child, modernUpstream?.child]) child?.kill('SIGTERM');
-  agent.destroy();
+  closeClient();
 
-  const med = (route: Route, key: keyof Figures): number => median(rounds.map((figures) => figures[route][key]));
-  const ratios = (route: Route, over: Route, key: 'p50' | 'throughput'): number[] => rounds.map((figures) => figures[route][key] / figures[over][key]);
-  const ratio = (route: Route, over: Route, key: 'p50' | 'throughput'): number => median(ratios(route, over, key));
-  const spread = (route: Route, over: Route, key: 'p50' | 'throughput'): string => {
-    const values = ratios(route, over, key);
-    return `${fixed(Math.min(...values))}–${fixed(Math.max(...values))}`;
-  };
-  const shown = (route: Route, over: Route, key: 'p50' | 'throughput'): string => `${fixed(ratio(route, over, key))}× (${spread(route, over, key)})`;
+  const { med, ratios, ratio, shown } = overRounds(rounds);
   console.table(
     ROUTES.map((route) => ({
       route,

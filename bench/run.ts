@@ -354,6 +354,6 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[2] === 'proxy') await import('./proxy.js');
-else if (process.argv[2] === 'gateway') await import('./gateway.js');
+else if (process.argv[2] === 'gateway') await import(process.argv[3] === 'side-by-side' ? './gateway-side-by-side.js' : './gateway.js');
 else if (process.argv[2] === 'cli') await import('./cli.js');
 else await main();

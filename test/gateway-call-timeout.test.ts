@@ -7,12 +7,17 @@
  */
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { timeCall } from '../src/adapters/gateway/call-timeout.js';
 import { Reply, StreamCount } from '../src/adapters/gateway/reply.js';
 
 const servers: Server[] = [];
+// The timers are the test's clock, moved on by hand; sockets stay real.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+});
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
 });
 
@@ -32,16 +37,19 @@ async function timed(method: string | undefined, ms: number, answerAfter?: numbe
   let cancelled: unknown;
   let deadline: number | undefined;
   let began = 0;
+  let handled!: () => void;
+  const arrived = new Promise<void>((resolve) => (handled = resolve));
   const server = createServer((_request, response) => {
     const reply = new Reply(response, 'json', 1 << 20, new StreamCount(8));
     began = Date.now();
     deadline = timeCall(reply, 'call-1', method, ms, (notification) => (cancelled = JSON.parse(notification.toString('utf8'))));
     if (answerAfter !== undefined) setTimeout(() => reply.message(Buffer.from('{"jsonrpc":"2.0","id":"call-1","result":{}}'), true), answerAfter);
+    handled();
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const body = await new Promise<string>((resolve, reject) => {
+  const body = new Promise<string>((resolve, reject) => {
     const sent = request({ host: '127.0.0.1', port, method: 'POST', agent: false }, (response) => {
       let text = '';
       response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
@@ -50,9 +58,15 @@ async function timed(method: string | undefined, ms: number, answerAfter?: numbe
     sent.on('error', reject);
     sent.end('{}');
   });
-  // What the timer does after the answer ends (it must do nothing) has had its time.
-  await new Promise((resolve) => setTimeout(resolve, Math.max(ms, answerAfter ?? 0) + 100));
-  return { body, cancelled, deadline, began };
+  await arrived;
+  // Up to the first of the timeout (when the request is timed) and the server's own answer, then,
+  // once the answer is read, on past both: what the timer does after the answer ends (it must do
+  // nothing) has had its time.
+  const first = Math.min(deadline === undefined ? Infinity : ms, answerAfter ?? Infinity);
+  await vi.advanceTimersByTimeAsync(first);
+  const text = await body;
+  await vi.advanceTimersByTimeAsync(Math.max(ms, answerAfter ?? 0) + 100 - first);
+  return { body: text, cancelled, deadline, began };
 }
 
 describe('timeCall', () => {

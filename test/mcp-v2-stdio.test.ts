@@ -1,23 +1,31 @@
 /**
  * The MCP wrappers with SDK v2 over stdio, servers in child processes: the v2 server of
- * test/peers/v2-tools.ts behind `serveStdio` (both eras) for both wrappers, in the 2025 era and
- * in the 2026-07-28 revision, negotiated (the v2 client probes a sibling process with
- * `server/discover` first) and pinned; a v2 client against the strict Python server (a 2025
- * server: the negotiating client falls back to `initialize`), which reads the integers the wire
- * carries exactly; and an SDK v1 client against the v2 server.
+ * test/peers/v2-tools.ts behind `serveStdio` (both eras; bundled once, so each process starts on
+ * plain `node`) for both wrappers, in the 2025 era and in the 2026-07-28 revision, negotiated
+ * (the v2 client probes a sibling process with `server/discover` first) and pinned; a v2 client
+ * against the strict Python server (a 2025 server: the negotiating client falls back to
+ * `initialize`), which reads the integers the wire carries exactly; and an SDK v1 client against
+ * the v2 server.
  */
 import { join } from 'node:path';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { parseArgs } from '../src/index.js';
 import { NumberPrecisionError, withArgCoercion, type CoercionReport } from '../src/mcp.js';
+import { bundlePeer } from './_helpers/bundle.js';
 import { ERAS, hasRawJSON, text, type Mode } from './_helpers/mcp-eras.js';
 import { HAS_PYTHON, needsPython } from './_helpers/peers.js';
 
 const PEERS = join(import.meta.dirname, 'peers');
+/** `peers/v2-stdio-server.ts` as plain JavaScript: each test starts one or two of it. */
+let bundle: Awaited<ReturnType<typeof bundlePeer>> | undefined;
+beforeAll(async () => {
+  bundle = await bundlePeer(join(PEERS, 'v2-stdio-server.ts'));
+});
+afterAll(() => bundle?.remove());
 const clients: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
@@ -26,7 +34,7 @@ afterEach(async () => {
 /** The v2 server peer's command line; wrapped by `withServerArgCoercion` with `options` when given. */
 function v2Server(options?: object) {
   const env = { ...(process.env as Record<string, string>), ...(options === undefined ? {} : { SCHEMA_COERCE_SERVER_OPTIONS: JSON.stringify(options) }) };
-  return { command: process.execPath, args: ['--import', 'tsx', join(PEERS, 'v2-stdio-server.ts')], env, stderr: 'pipe' as const };
+  return { command: process.execPath, args: [bundle!.path], env, stderr: 'pipe' as const };
 }
 
 async function connect(server: ReturnType<typeof v2Server>, mode: Mode, wrap?: (client: Client) => Client): Promise<Client> {

@@ -124,6 +124,9 @@ describe("the gateway's requests without a session", () => {
     expect(callerOf({ authorization: 'Bearer a' })).not.toBe(callerOf({ authorization: 'Bearer b' }));
     expect(callerOf({ authorization: 'Bearer a' })).toBe(callerOf({ authorization: 'Bearer a' }));
     expect(callerOf({ authorization: 'Bearer a' })).not.toContain('Bearer');
+    // A subject the gateway's auth verified stands for the caller, whatever token it came with.
+    expect(callerOf({ authorization: 'Bearer a' }, 'alice')).toBe(callerOf({}, 'alice'));
+    expect(callerOf({}, 'alice')).not.toBe(callerOf({}, 'bob'));
   });
 
   test('the pool: a free item again, a new one when all are busy, the bounds kept, a forgotten item not served', () => {

@@ -3,14 +3,14 @@
  * one that is, behind a strict format whitelist. Format first, then conversion; every
  * candidate conversion is computed, and when they disagree the value is refused, never guessed.
  */
-import { TYPE_BITS } from '../schema/keywords.js';
+import { ALL_TYPES, TYPE_BITS } from '../schema/keywords.js';
 import { LosslessNumber, isLosslessNumber, parseArgs } from '../json/lossless.js';
 import { fitsFloat64, isJsonNumberLiteral, toIntegerLiteral } from '../json/numbers.js';
 import type { PointerPath } from '../json/pointer.js';
 import { isContainer } from '../json/walk-values.js';
 import type { PlanNode } from '../schema/plan.js';
 import type { IntegerRange } from '../json/numbers.js';
-import { fitOf, settle, type GateContext, type Proposal } from './gate.js';
+import { fitOf, judge, settle, textOf, type GateContext, type Proposal } from './gate.js';
 import { exactText } from './exact-text.js';
 import { holdsSeparator, splitList, trimLayout } from './separators.js';
 import type { CoerceResult, LenientRules, RefusalReason } from './types.js';
@@ -156,7 +156,7 @@ function parsedJsonText(text: string, node: PlanNode, context: LenientContext): 
  */
 function wrapInArray(value: unknown, node: PlanNode, rules: Rules, context: LenientContext, propose: Propose, trimmed?: string): void {
   if (!rules.arrays || (node.accept & TYPE_BITS.array) === 0) return;
-  const inner = context.nest([value], node);
+  const inner = nestItem(value, node, context);
   propose(inner.value, 'wrap-in-array', inner);
   if (trimmed !== undefined && holdsSeparator(trimmed)) propose(splitList(trimmed), 'list-split');
 }
@@ -195,6 +195,63 @@ export function convertContainer(container: unknown[] | Record<string, unknown>,
     proposals.push({ rule: 'wrap-in-array', path: at, value: inner.value, fit: valid ? fitOf(inner) : 'none', inner });
   }
   return settle(container, node, context, proposals);
+}
+
+/**
+ * True when a one-element array at `node` may also be read as its element (`arrayToScalar`) though
+ * the node accepts arrays: it accepts another type too, besides null (`anyOf: [integer, array of
+ * string]`; an untyped node, which takes any value, is no such reading). The walk then asks `settleOneItem` as it enters such an array of a scalar, and the
+ * text path hands such an array to the object path.
+ */
+export function readsItemAlone(node: PlanNode, rules: Rules): boolean {
+  return rules.arrayToScalar && node.accept !== ALL_TYPES && (node.accept & TYPE_BITS.array) !== 0 && (node.accept & ~(TYPE_BITS.array | TYPE_BITS.null)) !== 0;
+}
+
+/**
+ * Settles a one-element array of a scalar that the node accepts as an array but not as sent (its
+ * element would be converted or refused; an integer literal restored is the same value): the
+ * element read in the array and the element read alone (`array-to-scalar`) both go to the gate.
+ * `[100]` under `anyOf: [integer, array of string]` is `["100"]` or `100`: refused `ambiguous`,
+ * as `"5"` under `oneOf: [integer, array]` is.
+ *
+ * Only the refusal is new: where the element is refused in the array, the element alone is not
+ * taken instead (the schema takes the array's type; the item is what it refuses).
+ *
+ * @returns The array as sent when the gate refused it `ambiguous`; `undefined` when the walk goes on into it.
+ */
+export function settleOneItem(container: readonly unknown[], node: PlanNode, context: LenientContext): { readonly value: unknown } | undefined {
+  const inArray = nestItem(container[0], node, context);
+  if (inArray.refusals.length === 0 && inArray.changes.every(({ rule }) => rule === 'integer-literal')) return undefined;
+  const alone = context.nest(container[0], node);
+  const at = context.path.pointer;
+  const verdict = judge([
+    { rule: inArray.changes[0]?.rule ?? 'as-sent', path: at, value: inArray.value, fit: fitOf(inArray) },
+    { rule: 'array-to-scalar', path: at, value: alone.value, fit: fitOf(alone), inner: alone },
+  ]);
+  // The element alone may have two readings itself, one of them the array's (`"5"` is 5 or [5]): they all compete.
+  const split = alone.refusals.find(({ path, reason }) => path === at && reason === 'ambiguous')?.readings;
+  const readings = verdict.kind === 'ambiguous' ? verdict.readings : verdict.kind === 'take' && split !== undefined ? [verdict.proposal, ...split] : undefined;
+  // Otherwise the array is walked as it is: where its element is refused in it, the element alone is not taken instead.
+  if (readings !== undefined) {
+    const seen = new Set<string>();
+    const named = readings.map((reading) => ('to' in reading ? reading : { rule: reading.rule, path: at, to: textOf(reading.value) }));
+    const distinct = named.filter(({ to }) => !seen.has(to) && seen.add(to)).map((reading, i) => (i === 0 ? reading : { ...reading, rule: 'array-to-scalar' as const }));
+    context.refuse(container, node, 'ambiguous', undefined, distinct);
+    return { value: container };
+  }
+  return undefined;
+}
+
+/**
+ * `[value]` coerced at `node` (an array position), its element walked at `/0` below the current
+ * path: how a scalar reads as the one item of an array.
+ */
+function nestItem(value: unknown, node: PlanNode, context: LenientContext): CoerceResult {
+  const item = node.item(0);
+  context.path.push(0);
+  const inner = item === null ? undefined : context.nest(value, item);
+  context.path.pop();
+  return { value: [inner === undefined ? value : inner.value], changes: inner?.changes ?? [], refusals: inner?.refusals ?? [] };
 }
 
 /** Proposes a reading of the value being decided; `inner` is the coercion that made it, when one did. */

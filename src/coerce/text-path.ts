@@ -11,7 +11,7 @@ import { decodeString, scanJson, type JsonVisitor } from '../json/scanner.js';
 import { restoreInteger, wholeDecimalDot, type IntegerRange } from '../json/numbers.js';
 import { accepts, TYPE_BITS } from '../schema/keywords.js';
 import { hasWork, WORK_INTEGER, WORK_LENIENT, type PlanNode } from '../schema/plan.js';
-import type { Rules } from './lenient.js';
+import { readsItemAlone, type Rules } from './lenient.js';
 import { foldsEnumCase } from './enum-case.js';
 import { proposesKey } from './flattened-keys.js';
 import { ENVELOPE_KEYS } from './unwrap.js';
@@ -235,8 +235,9 @@ class LiteralRewriter implements JsonVisitor {
   }
 
   close(): void {
-    this.nodes.pop();
-    this.counts.pop();
+    const node = this.nodes.pop()!;
+    // A one-element array that may also be read as its element: the object path's gate decides.
+    if (this.counts.pop() === 1 && node !== null && this.rules !== null && readsItemAlone(node, this.rules)) this.handOff = true;
   }
 
   /** True when the value being read is a null its object may drop (see `PlanNode.dropsNull`): the object path decides. */

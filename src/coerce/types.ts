@@ -71,7 +71,9 @@ export interface LenientRules {
    * (gpt-oss `<|call|>`, Kimi K2 `<|tool_call_end|>`, DeepSeek `<｜tool▁call▁end｜>`, Llama
    * `<|eom_id|>`; `end-tokens`), the Hermes `<tool_call>…</tool_call>` wrapper (`call-wrapper`),
    * a closed `<think>…</think>` block before them (`reasoning-block`), a bare `json` tag line
-   * (`language-tag`). A token cut short, a second call, or other tags are refused.
+   * (`language-tag`). A token cut short, a second call, or other tags are refused. In any
+   * arguments: a string holding another declared parameter's tag (`<parameter name="X">`, X not
+   * sent) or an engine's call token (`<|"|>`, `<|tool_call_argument_begin|>`) is refused `ambiguous`.
    */
   readonly markup?: boolean;
   /**

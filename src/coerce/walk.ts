@@ -3,14 +3,15 @@
  * path to a change and returns the very same reference when nothing changed. Iterative, so
  * nesting depth is bounded by memory, not by the call stack.
  */
-import { walkValues, type Container, type PathToken, type ValueVisitor } from '../json/walk-values.js';
+import { isContainer, walkValues, type Container, type PathToken, type ValueVisitor } from '../json/walk-values.js';
 import { setOwn } from '../json/objects.js';
 import { normalizeName } from '../json/strings.js';
 import { accepts, TYPE_BITS, typeNames } from '../schema/keywords.js';
-import { convertContainer, convertLeniently, convertsContainer, type LenientContext, type Rules } from './lenient.js';
+import { convertContainer, convertLeniently, convertsContainer, readsItemAlone, settleOneItem, type LenientContext, type Rules } from './lenient.js';
 import { declaredHeads, proposesKey, rebuildFlattened, type ReshapeContext } from './flattened-keys.js';
 import { describeReadings, previewOf, textOf, type GateContext } from './gate.js';
 import { foldEnumCase } from './enum-case.js';
+import { engineTokenRefusal, parameterTags, ranTogether } from './string-markup.js';
 import { LosslessNumber, isLosslessNumber } from '../json/lossless.js';
 import { restoreInteger, type IntegerRange } from '../json/numbers.js';
 import { hasWork, WORK_INTEGER, WORK_LENIENT, type PlanNode } from '../schema/plan.js';
@@ -32,7 +33,7 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
   readonly refusals: Refusal[] = [];
   /** The path from the root of the arguments to the value being decided. */
   readonly path: PointerPath;
-  /** Rules that reshape objects are on (`optionalNull`, `flattenedKey`): the stacks below are kept. */
+  /** Rules that reshape or check objects are on (`optionalNull`, `flattenedKey`, `markup`): the stacks below are kept. */
   private readonly reshaping: boolean;
   /**
    * What the gate made of the container just entered, when a shape rule proposed readings of it
@@ -49,7 +50,7 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
     this.rules = rules;
     this.work = rules === null ? WORK_INTEGER : WORK_INTEGER | WORK_LENIENT;
     this.path = path;
-    this.reshaping = rules !== null && (rules.optionalNull || rules.flattenedKey);
+    this.reshaping = rules !== null && (rules.optionalNull || rules.flattenedKey || rules.markup);
   }
 
   /** Records a change at the current path. */
@@ -103,18 +104,30 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
   /** Decides one value that is not a container; an optional null that accepts no null is marked for removal. */
   leaf(value: unknown, node: PlanNode): unknown {
     if (value === null && this.removesNull(node)) return value;
+    if (typeof value === 'string' && this.rules !== null && this.rules.markup) this.markTags(value);
     return decide(value, node, this);
+  }
+
+  /** Rule `markup`: a string of an object that holds parameter tags is checked as its object is left (`absorbed`). */
+  private markTags(value: string): void {
+    const key = this.path.last();
+    if (typeof key !== 'string' || this.containers.length === 0) return;
+    const names = parameterTags(value);
+    if (names.length > 0) (this.reshape().tagged ??= []).push({ key, value, names });
   }
 
   /**
    * In lenient mode, an array or object that no applicable schema accepts is reported, unless a
    * shape rule may read it otherwise: the gate settles it here, and its children are not walked
-   * (the reading was walked where it lands).
+   * (the reading was walked where it lands). So is a one-element array of a scalar that may also be
+   * read as its element (`settleOneItem`), when the gate refuses it or takes the element.
    */
   enter(container: Container, node: PlanNode): boolean {
     if (this.rules !== null && !accepts(node.accept, container)) {
       if (convertsContainer(container, node, this.rules)) this.settled = { value: convertContainer(container, node, this) };
       else this.refuse(container, node, 'unconvertible');
+    } else if (this.rules !== null && Array.isArray(container) && container.length === 1 && !isContainer(container[0]) && readsItemAlone(node, this.rules)) {
+      this.settled = settleOneItem(container, node, this);
     }
     if (this.reshaping) {
       this.containers.push(node);
@@ -141,8 +154,23 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
     const reshape = this.reshapes.pop();
     if (reshape === undefined) return done;
     let object = done as Record<string, unknown>;
+    if (reshape.tagged !== undefined) this.absorbed(object, reshape.tagged, node);
     if (reshape.removed.length > 0) object = this.removeNulls(object, reshape.removed, node);
     return reshape.flat ? rebuildFlattened(object, node, this) : object;
+  }
+
+  /**
+   * Rule `markup`: each string of `object` whose parameter tags name a parameter the object
+   * declares and does not hold is refused `ambiguous`: the call's parameters ran together into it.
+   */
+  private absorbed(object: Record<string, unknown>, tagged: readonly Tagged[], node: PlanNode): void {
+    for (const { key, value, names } of tagged) {
+      const missing = names.filter((name) => name !== key && node.declares(name) && !Object.hasOwn(object, name));
+      if (missing.length === 0) continue;
+      this.path.push(key);
+      this.refusals.push(ranTogether(this.path.pointer, value, missing, typeNames(node.child(key)?.accept ?? 0)));
+      this.path.pop();
+    }
   }
 
   /** Arguments that contain themselves are refused where they repeat. */
@@ -207,10 +235,18 @@ export class Coercion implements ValueVisitor<PlanNode>, LenientContext, Reshape
   }
 }
 
-/** What leaving one object does to it: the optional nulls to remove, and whether it may hold flattened keys. */
+/** What leaving one object does to it: the optional nulls to remove, whether it may hold flattened keys, its strings holding parameter tags. */
 interface Reshape {
   readonly removed: string[];
   flat: boolean;
+  tagged?: Tagged[];
+}
+
+/** A string of an object holding parameter tags (`<parameter name="…">`), under `key`. */
+interface Tagged {
+  readonly key: string;
+  readonly value: string;
+  readonly names: readonly string[];
 }
 
 const REASONS: Record<RefusalReason, string> = {
@@ -259,7 +295,13 @@ export function decide(value: unknown, node: PlanNode, coercion: Coercion): unkn
     return value;
   }
   if (accepts(node.accept, value)) {
-    return typeof value === 'string' && coercion.rules.enumCase ? foldEnumCase(value, node, coercion) : value;
+    if (typeof value !== 'string') return value;
+    const token = coercion.rules.markup ? engineTokenRefusal(coercion.path.pointer, value, typeNames(node.accept)) : undefined;
+    if (token !== undefined) {
+      coercion.refusals.push(token);
+      return value;
+    }
+    return coercion.rules.enumCase ? foldEnumCase(value, node, coercion) : value;
   }
   return convertLeniently(value, node, coercion.rules, coercion);
 }

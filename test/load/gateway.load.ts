@@ -1,17 +1,19 @@
 /**
  * The gateway under load and faults, on loopback, bounded: 50 concurrent sessions × 200 calls
  * through one `--url` gateway and through three replicas behind HAProxy (round-robin, no sticky
- * sessions), every answer checked against the call it answers (id and content); the upstream
+ * sessions), every answer checked against the call it answers (id and content), with the
+ * operator's features on (`--auth-tokens`, `--metrics`, `--audit`; `OPERATED`): at the end each
+ * replica's `/metrics` is scraped once and its audit file read, and both count every call; the upstream
  * killed mid-load (the calls in flight get a JSON-RPC error naming it, the gateway stays up and
  * serves new sessions once it is back); one replica killed mid-load (the others keep serving); a
  * flood of abandoned sessions beside well-behaved clients in front of a stdio server (every
  * well-behaved call answered).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
-import { initializeBody, POST_HEADERS, rawRequest, startGatewayProcess, stopGateways } from '../_helpers/gateway.js';
+import { initializeBody, POST_HEADERS, rawRequest, startGatewayProcess, stopGateways, until, type RunningGateway } from '../_helpers/gateway.js';
 import { ROOT } from '../_helpers/run.js';
 import { makeTempDir, removeTempDirs } from '../_helpers/temp.js';
 import { startHttpPeer, type HttpPeer } from '../peers/http-server.js';
@@ -42,7 +44,41 @@ interface Tally {
   misrouted: number;
 }
 
-const HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
+/**
+ * The operator's features the load runs have on, given the replica's audit file and token list:
+ * bearer-token auth (a static list), Prometheus metrics on a listener of its own and the audit log.
+ */
+const OPERATED = (audit: string, tokens: string): string[] => ['--auth-tokens', tokens, '--metrics', '127.0.0.1:0', '--audit', audit];
+/** The token every request of a load run's sessions sends. */
+const LOAD_TOKEN = 'l'.repeat(40);
+const AUTH_HEADERS: Readonly<Record<string, string>> = { authorization: `Bearer ${LOAD_TOKEN}` };
+/** A token list holding `LOAD_TOKEN`, written beside `audit`. */
+function tokenList(audit: string): string {
+  const path = `${audit}.tokens.json`;
+  writeFileSync(path, JSON.stringify([{ token: LOAD_TOKEN, subject: 'load', scopes: [] }]));
+  return path;
+}
+
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json', ...AUTH_HEADERS };
+
+/** The calls a replica counted, by outcome: in `calls_total` of its `/metrics` (scraped once) and in its audit file's lines. */
+async function recorded(gateway: RunningGateway, audit: string): Promise<{ metrics: Record<string, number>; audit: Record<string, number> }> {
+  const url = /metrics on (\S+)\n/.exec(gateway.stderr())![1]!;
+  const text = await (await fetch(url)).text();
+  const metrics: Record<string, number> = {};
+  for (const [, outcome, n] of text.matchAll(/^schema_coerce_gateway_calls_total\{tool="echo",outcome="(\w+)"\} (\d+)$/gm)) metrics[outcome!] = Number(n);
+  const repairs = /^schema_coerce_gateway_repairs_total\{tool="echo",rule="string-to-integer"\} (\d+)$/m.exec(text)?.[1];
+  expect(Number(repairs ?? 0)).toBe(metrics['repaired'] ?? 0);
+  // An audit line is written once its call's answer has ended: the last ones may still be on their way.
+  const lines = (): string[] => readFileSync(audit, 'utf8').split('\n').filter((line) => line !== '');
+  await until(() => existsSync(audit) && lines().length >= Object.values(metrics).reduce((sum, count) => sum + count, 0));
+  const outcomes: Record<string, number> = {};
+  for (const line of lines()) {
+    const { outcome } = JSON.parse(line) as { outcome: string };
+    outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+  }
+  return { metrics, audit: outcomes };
+}
 
 /** One session: initialize, initialized, then `calls` calls of `echo` with `count` as a string, one at a time. */
 async function session(url: string, calls: number, tally: Tally, index: number): Promise<void> {
@@ -76,8 +112,8 @@ async function session(url: string, calls: number, tally: Tally, index: number):
   }
 }
 
-async function load(url: string, sessions: number, calls: number): Promise<Tally> {
-  const tally: Tally = { ok: 0, failed: [], misrouted: 0 };
+/** `sessions` sessions of `calls` calls each through `url`, all at once; `tally` is counted as they go. */
+async function load(url: string, sessions: number, calls: number, tally: Tally = { ok: 0, failed: [], misrouted: 0 }): Promise<Tally> {
   await Promise.all(Array.from({ length: sessions }, (_, index) => session(url, calls, tally, index + 1)));
   return tally;
 }
@@ -107,25 +143,32 @@ const HAS_HAPROXY = spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status ===
 describe('gateway under load', () => {
   test(`${SESSIONS} sessions × ${CALLS} calls through one gateway: every call repaired and answered to its own caller`, async () => {
     const server = await upstream();
-    const gateway = await startGatewayProcess(['--lenient', '--max-sessions', '100', '--url', server.url]);
+    const audit = join(makeTempDir('schema-coerce-gateway-load-'), 'audit.jsonl');
+    const gateway = await startGatewayProcess(['--lenient', '--max-sessions', '100', ...OPERATED(audit, tokenList(audit)), '--url', server.url]);
     const tally = await load(gateway.url, SESSIONS, CALLS);
     expect(tally.failed).toEqual([]);
     expect(tally.misrouted).toBe(0);
     expect(tally.ok).toBe(SESSIONS * CALLS);
+    expect(await recorded(gateway, audit)).toEqual({ metrics: { repaired: SESSIONS * CALLS }, audit: { repaired: SESSIONS * CALLS } });
   });
 
   test.runIf(HAS_HAPROXY)(`${SESSIONS} sessions × ${CALLS} calls through three replicas behind HAProxy, round-robin: the calls of each session spread over all three, each repaired`, async () => {
     const server = await upstream();
     const dir = makeTempDir('schema-coerce-gateway-load-');
-    const logs = [1, 2, 3].map((n) => join(dir, `replica-${n}.jsonl`));
-    const replicas = await Promise.all(logs.map((log) => startGatewayProcess(['--lenient', '--log', log, '--url', server.url])));
+    const audits = [1, 2, 3].map((n) => join(dir, `replica-${n}.audit.jsonl`));
+    const replicas = await Promise.all(audits.map((audit) => startGatewayProcess(['--lenient', ...OPERATED(audit, tokenList(audit)), '--url', server.url])));
     const { url } = await haproxy(replicas.map((replica) => replica.url));
     const tally = await load(url, SESSIONS, CALLS);
     expect(tally.failed).toEqual([]);
     expect(tally.misrouted).toBe(0);
     expect(tally.ok).toBe(SESSIONS * CALLS);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const counts = logs.map(changes);
+    // Each replica's metrics and audit log count the calls it served, every one repaired.
+    const records = await Promise.all(replicas.map((replica, i) => recorded(replica, audits[i]!)));
+    const counts = records.map(({ metrics, audit }) => {
+      expect(Object.keys(metrics)).toEqual(['repaired']);
+      expect(audit).toEqual(metrics);
+      return metrics['repaired']!;
+    });
     expect(counts.reduce((sum, count) => sum + count, 0)).toBe(SESSIONS * CALLS);
     // Round-robin: each replica took about a third of the calls.
     for (const count of counts) expect(count).toBeGreaterThan((SESSIONS * CALLS) / 4);
@@ -137,8 +180,10 @@ describe('gateway faults', () => {
     let server = await upstream();
     const port = Number(new URL(server.url).port);
     const gateway = await startGatewayProcess(['--lenient', '--url', server.url]);
-    const running = load(gateway.url, 20, 100);
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    const counted: Tally = { ok: 0, failed: [], misrouted: 0 };
+    const running = load(gateway.url, 20, 100, counted);
+    // Mid-load: once a tenth of the calls are answered (a fixed wait found none answered yet on a busy machine).
+    await until(() => counted.ok >= 200, 60_000);
     await server.close();
     const tally = await running;
     expect(tally.misrouted).toBe(0);

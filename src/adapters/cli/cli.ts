@@ -6,6 +6,7 @@
  */
 import { parseArgs as parseCommandLine } from 'node:util';
 import { MissingPeerError } from '../../index.js';
+import { TokenListError } from '../gateway/auth-tokens.js';
 import { runProxy } from '../proxy/process.js';
 import { stdioUpstream } from '../proxy/stdio-upstream.js';
 import { httpUpstream } from '../proxy/http-upstream.js';
@@ -17,6 +18,7 @@ import { UsageError } from './errors.js';
 import { parsed } from './flags.js';
 import { readGatewayCommandLine } from './gateway-command.js';
 import { OBSERVE_HELP } from './observe-flags.js';
+import { AUTH_HELP } from './auth-flags.js';
 import { runRepair } from './repair.js';
 import { runReport } from './report.js';
 import { httpTarget, repairOptions, REPAIR_OPTIONS, splitCommand } from './upstream-flags.js';
@@ -54,6 +56,8 @@ Proxy options (repair every tool call a client sends to a stdio MCP server):
                              isError result's mismatching structuredContent dropped, with ajv)
       --url <url>            a Streamable HTTP server instead of a server command
       --header 'Name: value' send this header to the --url server (repeatable)
+      --header-env 'Name: VAR'  send this header with the value of the environment variable VAR
+                             (repeatable; a secret kept out of the command line)
   -h, --help                 show this help
 
 Gateway options (the proxy's repair as a Streamable HTTP endpoint; the proxy options apply):
@@ -72,6 +76,7 @@ Gateway options (the proxy's repair as a Streamable HTTP endpoint; the proxy opt
       --tool-rate-limit <g>=<n>/<t>  per caller and tool glob g: n calls per t; isError past it
       --no-health            do not serve /healthz and /readyz
 ${OBSERVE_HELP}
+${AUTH_HELP}
 Gateway limits (each also a config-file key of the same name):
 ${limitsHelp()}
 
@@ -110,6 +115,7 @@ async function gateway(argv: string[]): Promise<number> {
       return 0;
     }
     return runGateway(options.upstream, options).catch((error: unknown) => {
+      if (error instanceof TokenListError) throw new UsageError(error.detail, 'schema-coerce gateway');
       throw error instanceof MissingPeerError ? new UsageError(`${error.feature} ${error.need}`, 'schema-coerce gateway') : error;
     });
   });
@@ -140,7 +146,7 @@ async function readProxyCommandLine(argv: string[]): Promise<ProxyRun | 'help'> 
   const { own, command } = splitCommand(argv);
   const { values } = parsed(() => parseCommandLine({ args: own, strict: true, options: REPAIR_OPTIONS }));
   if (values.help === true) return 'help';
-  const target = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], command);
+  const target = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], values['header-env'] ?? [], command);
   if (target === undefined && command.length === 0) throw new UsageError('give the server command after --, e.g. schema-coerce proxy -- node server.js');
   return { upstream: target === undefined ? stdioUpstream(command) : httpUpstream(target.url, target.headers), ...(await repairOptions(values)) };
 }

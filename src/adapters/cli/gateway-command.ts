@@ -14,6 +14,7 @@ import { configSchema, readConfigFile, withConfigFile, type FlagValues } from '.
 import { UsageError } from './errors.js';
 import { LISTEN, listenAddress, parsed } from './flags.js';
 import { OBSERVE_FLAGS, observeOptions } from './observe-flags.js';
+import { AUTH_FLAGS, authOptions } from './auth-flags.js';
 import { httpTarget, repairOptions, REPAIR_OPTIONS, splitCommand } from './upstream-flags.js';
 
 /** The gateway's options and where its server is. */
@@ -37,6 +38,7 @@ const GATEWAY_OPTIONS = {
   'no-health': { type: 'boolean' },
   ...(Object.fromEntries(LIMIT_OPTIONS.map((option) => [option.name, { type: 'string' }])) as Record<string, { type: 'string' }>),
   ...OBSERVE_FLAGS,
+  ...AUTH_FLAGS,
 } as const;
 
 type Values = ReturnType<typeof parseCommandLine<{ options: typeof GATEWAY_OPTIONS; strict: true }>>['values'];
@@ -88,7 +90,7 @@ export async function readGatewayCommandLine(argv: string[]): Promise<GatewayRun
 }
 
 async function gatewayRun(values: Values, command: string[]): Promise<GatewayRun> {
-  const target = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], command);
+  const target = values.url === undefined ? undefined : httpTarget(values.url, values.header ?? [], values['header-env'] ?? [], command);
   if (target === undefined && command.length === 0) throw new UsageError('give --url <url> or the server command after --, e.g. schema-coerce gateway --listen 127.0.0.1:8808 -- node server.js');
   if (values.listen === undefined) throw new UsageError('--listen <host:port> is required, e.g. --listen 127.0.0.1:8808');
   const path = values.path ?? '/mcp';
@@ -100,6 +102,7 @@ async function gatewayRun(values: Values, command: string[]): Promise<GatewayRun
     ...(await repairOptions(values)),
     ...listenAddress('--listen', values.listen),
     ...observeOptions(values),
+    ...withScopes(authOptions(values), values['tool-scope']),
     path,
     ...(values['allowed-host'] === undefined ? {} : { allowedHosts: values['allowed-host'] }),
     ...(values['allowed-origin'] === undefined ? {} : { allowedOrigins: values['allowed-origin'] }),
@@ -112,6 +115,12 @@ async function gatewayRun(values: Values, command: string[]): Promise<GatewayRun
     },
     health,
   };
+}
+
+/** The auth options, the metadata listing the scopes the tool policy asks for (`--tool-scope`) as supported too. */
+function withScopes(options: ReturnType<typeof authOptions>, rules: readonly string[] | undefined): ReturnType<typeof authOptions> {
+  const scopes = (rules ?? []).map(readScopeRule).flatMap((rule) => (typeof rule === 'string' ? [] : [rule.scope]));
+  return options.auth === undefined || scopes.length === 0 ? options : { ...options, auth: { ...options.auth, scopesSupported: scopes } };
 }
 
 /** The values of a repeatable rule flag, each read by `read` (which says why one cannot be). */

@@ -20,6 +20,7 @@ export const REPAIR_OPTIONS = {
   'repair-results': { type: 'boolean' },
   url: { type: 'string' },
   header: { type: 'string', multiple: true },
+  'header-env': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -62,11 +63,11 @@ async function resultRepair(): Promise<Pick<ProxyOptions, 'repairResults' | 'res
   }
 }
 
-/** A `--url` upstream, with its `--header`s; a server command may not be given too. */
-export function httpTarget(url: string, headers: readonly string[], command: readonly string[]): { url: URL; headers: Record<string, string> } {
+/** A `--url` upstream, with its `--header`s and `--header-env`s; a server command may not be given too. */
+export function httpTarget(url: string, headers: readonly string[], fromEnv: readonly string[], command: readonly string[]): { url: URL; headers: Record<string, string> } {
   if (command.length > 0) throw new UsageError('give either --url or a server command after --, not both');
   try {
-    return { url: targetUrl(url), headers: targetHeaders(headers) };
+    return { url: targetUrl(url), headers: targetHeaders(headers, fromEnv) };
   } catch (error) {
     if (error instanceof TargetError) throw new UsageError(error.message);
     throw error;

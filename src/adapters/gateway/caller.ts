@@ -9,6 +9,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { subjectOf } from './verified.js';
 
 /** The key the credentials are hashed with: random per process, so a hash says nothing outside it. */
 const KEY = randomBytes(32);
@@ -27,15 +28,15 @@ export const NO_CALLER: Caller = { client: 'none', credential: Buffer.alloc(32) 
 /**
  * The caller of `request`.
  *
- * @param subject - The token subject an authenticating front read from the request, if any.
+ * @param subject - The token subject an authenticating front read from the request, if any (the gateway's auth's by default).
  */
-export function callerOf(request: IncomingMessage, subject?: string): Caller {
+export function callerOf(request: IncomingMessage, subject: string | undefined = subjectOf(request)): Caller {
   const authorization = subject === undefined ? (request.headers.authorization ?? '') : '';
   return { client: clientOf(request, subject), credential: createHmac('sha256', KEY).update(authorization).digest() };
 }
 
 /** The client of `request`: the subject when given, else its remote address (an IPv4 address mapped into IPv6 written as IPv4). */
-export function clientOf(request: IncomingMessage, subject?: string): string {
+export function clientOf(request: IncomingMessage, subject: string | undefined = subjectOf(request)): string {
   if (subject !== undefined) return `subject:${subject}`;
   const address = request.socket.remoteAddress ?? 'unknown';
   return `address:${address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address}`;

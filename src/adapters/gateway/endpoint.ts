@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import type { MessageId } from '../proxy/message.js';
 import { MODERN_VERSIONS } from '../proxy/modern.js';
 import type { Admission } from './admission.js';
+import type { GatewayAuth } from './auth.js';
 import { oneLine, TRANSPORT_ERROR, type Backend } from './backend.js';
 import { ALLOWED_METHODS, corsHeaders, preflight } from './cors.js';
 import { HostGuard, readBody } from './guard.js';
@@ -38,6 +39,8 @@ export interface Endpoint {
 
 /** What an endpoint serves beside the protocol: the operator's checks, the health paths, and the observers of its calls. */
 export interface Operations extends Partial<Pick<Observers, 'calls' | 'metrics'>> {
+  /** The check of each request's bearer token, and the protected-resource metadata. */
+  readonly auth?: GatewayAuth;
   readonly admission?: Admission;
   readonly health?: Health;
 }
@@ -90,8 +93,10 @@ export async function startEndpoint(backend: Backend, options: GatewayOptions, o
     if (!guard.originAllowed(origin)) return deny(response, 403, 'Forbidden: this Origin is not allowed');
     corsHeaders(origin, response);
     if (request.url !== plainPath && operations.health?.serve(request, response, closing) === true) return;
+    if (request.url !== plainPath && operations.auth?.servesMetadata(request, response) === true) return;
     if (request.url !== plainPath && new URL(request.url ?? '/', 'http://gateway').pathname !== options.path) return deny(response, 404, 'Not Found');
     if (closing) return deny(response.setHeader('connection', 'close'), 503, 'Service Unavailable: the gateway is shutting down');
+    if (request.method !== 'OPTIONS' && operations.auth !== undefined && !(await operations.auth.admit(request, response))) return;
     if (request.method !== 'OPTIONS' && operations.admission?.admit(request, response) === false) return;
     const version = request.headers['mcp-protocol-version'];
     if (typeof version === 'string' && !PROTOCOL_VERSIONS.includes(version) && !MODERN_VERSIONS.includes(version)) {

@@ -1,5 +1,6 @@
 /** What the gateway is told, and the limits it keeps when it is not told otherwise. */
 import type { ProxyOptions } from '../proxy/session.js';
+import type { AuthOptions } from './auth.js';
 import type { ObserveOptions } from './observe.js';
 import type { ToolPolicyRules } from './policy.js';
 import type { RateLimitRules } from './rate-limit.js';
@@ -30,6 +31,14 @@ export interface GatewayOptions extends ProxyOptions, ObserveOptions {
   readonly rateLimits?: RateLimitRules;
   /** Serve `/healthz` and `/readyz` (default true). */
   readonly health?: boolean;
+  /** Bearer-token auth of the gateway's clients (none when absent). */
+  readonly auth?: AuthOptions;
+  /**
+   * Send the client's `Authorization` on to a `--url` upstream although the gateway checked it
+   * (`--forward-authorization`); without it a checked token stays at the gateway (without auth,
+   * the client's `Authorization` is the upstream's and goes on).
+   */
+  readonly forwardAuthorization?: boolean;
 }
 
 /** The gateway's bounds (each a flag and a config-file key: `GATEWAY_LIMITS` in limits.ts). */

@@ -6,6 +6,7 @@
 import type { Writable } from 'node:stream';
 import { shownUrl } from '../proxy/secrets.js';
 import { SharedSchemas } from '../shared/tool-schemas.js';
+import { GatewayAuth } from './auth.js';
 import type { Backend } from './backend.js';
 import { Admission } from './admission.js';
 import { stopRequested } from './drain.js';
@@ -37,11 +38,18 @@ export async function startGateway(upstream: GatewayUpstream, options: GatewayOp
   const log = new GatewayLog(stderr, options.log, options.verbose === true);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const observers = await startObservers(options, () => backend.counts(), (text) => log.warn(text));
+  const auth = options.auth === undefined ? undefined : await GatewayAuth.start(options.auth, options.path, (text) => log.warn(text)).catch(async (error: unknown) => {
+    await observers.close();
+    throw error;
+  });
   const shared = { ...options, sharedSchemas: new SharedSchemas(SHARED_SCHEMAS), reports: observers.calls !== undefined };
-  const backend: Backend = upstream.kind === 'stdio' ? new StdioSessions(upstream.command, shared, limits, log) : new UrlUpstream(upstream.url, upstream.headers, shared, limits, log);
+  // A token the gateway checked is for the gateway: it goes on only when asked (the MCP specification forbids passing tokens through).
+  const forward = auth === undefined || options.forwardAuthorization === true;
+  const backend: Backend = upstream.kind === 'stdio' ? new StdioSessions(upstream.command, shared, limits, log) : new UrlUpstream(upstream.url, upstream.headers, shared, limits, log, forward);
   const operations = {
     calls: observers.calls,
     metrics: observers.metrics,
+    ...(auth === undefined ? {} : { auth }),
     admission: new Admission(options.toolPolicy, options.rateLimits),
     ...(options.health === false ? {} : { health: new Health(upstream, log) }),
   };

@@ -58,8 +58,9 @@ export function ownHeaders(client: Readonly<Record<string, string>>, body: Buffe
   return { ...headers, ...derived };
 }
 
-/** The key of a request's caller: a digest of its `Authorization` (none: the empty key). */
-export function callerOf(headers: Readonly<Record<string, string>>): string {
+/** The key of a request's caller: its token's subject when the gateway checked it, else a digest of its `Authorization` (none: the empty key). */
+export function callerOf(headers: Readonly<Record<string, string>>, subject?: string): string {
+  if (subject !== undefined) return `subject:${subject}`;
   const authorization = headers['authorization'];
   return authorization === undefined ? '' : createHash('sha256').update(authorization).digest('base64');
 }

@@ -26,6 +26,7 @@ import type { ProxyOptions } from '../proxy/session.js';
 import { oneLine, sessionIdOf, SESSION_NOT_FOUND, TRANSPORT_ERROR, type Backend, type BackendCounts, type ClientMessage } from './backend.js';
 import { timeCall } from './call-timeout.js';
 import { clientOf } from './caller.js';
+import { subjectOf } from './verified.js';
 import { SessionOwners } from './session-table.js';
 import { answersUnread, Conversation, type Exchange } from './conversation.js';
 import { bodyOf, Forwarder, type Cancel } from './forward.js';
@@ -64,6 +65,7 @@ export class UrlUpstream implements Backend {
   /** By session id, in the order of last use. */
   private readonly cache = new Map<string, Cached>();
   private readonly forwarder: Forwarder;
+  private readonly forward: boolean;
   /** The GET streams open, ended at shutdown. */
   private readonly listening = new Set<Reply>();
   /** The client that opened each session this replica saw opened. */
@@ -76,8 +78,10 @@ export class UrlUpstream implements Backend {
   /**
    * @param url - The upstream endpoint.
    * @param headers - Sent with every request (`--header`), over the client's own.
+   * @param forward - Whether the client's `Authorization` goes to the upstream (not when the gateway checked it for itself).
    */
-  constructor(url: URL, headers: Readonly<Record<string, string>>, options: ProxyOptions, limits: GatewayLimits, log: GatewayLog) {
+  constructor(url: URL, headers: Readonly<Record<string, string>>, options: ProxyOptions, limits: GatewayLimits, log: GatewayLog, forward = true) {
+    this.forward = forward;
     this.forwarder = new Forwarder(url, headers);
     this.shown = shownUrl(url);
     this.redactor = new Redactor(url, headers);
@@ -90,9 +94,9 @@ export class UrlUpstream implements Backend {
   post(request: IncomingMessage, message: ClientMessage, reply: Reply): void {
     const id = sessionIdOf(request);
     if (!this.owns(request, id, reply)) return;
-    const headers = forwardedHeaders(request);
+    const headers = forwardedHeaders(request, this.forward);
     // A request without a session (the 2026-07-28 revision, or a stateless server's 2025 one) is served by a free conversation of its caller's.
-    const cached = id === undefined && message.method !== 'initialize' ? this.stateless.take(callerOf(headers), (catalogue) => this.fresh(headers, catalogue))! : this.cached(id, headers);
+    const cached = id === undefined && message.method !== 'initialize' ? this.stateless.take(callerOf(headers, subjectOf(request)), (catalogue) => this.fresh(headers, catalogue))! : this.cached(id, headers);
     const exchange: Exchange = { reply, headers, method: message.method };
     if (message.method === 'initialize' && id === undefined) this.opening.set(exchange, clientOf(request));
     if (!cached.conversation.fromClient(message.body, message.requestId, exchange)) {
@@ -106,7 +110,7 @@ export class UrlUpstream implements Backend {
   listen(request: IncomingMessage, reply: Reply): void {
     const id = sessionIdOf(request);
     if (!this.owns(request, id, reply)) return;
-    const headers = forwardedHeaders(request);
+    const headers = forwardedHeaders(request, this.forward);
     const cached = this.cached(id, headers);
     this.listening.add(reply);
     reply.onClose(() => this.listening.delete(reply));
@@ -124,7 +128,7 @@ export class UrlUpstream implements Backend {
       this.owners.forget(id);
     }
     void this.forwarder
-      .send('DELETE', forwardedHeaders(request), undefined, undefined, timedOut())
+      .send('DELETE', forwardedHeaders(request, this.forward), undefined, undefined, timedOut())
       .then(async (answer) => response.writeHead(answer.statusCode ?? 502, pick(answer.headers)).end(await bodyOf(answer, REFUSAL_BYTES)))
       .catch((error: unknown) => {
         const reason = this.unreachable(error);
@@ -228,6 +232,8 @@ export class UrlUpstream implements Backend {
     if (status < 200 || status > 299) {
       const refusal = await bodyOf(response, REFUSAL_BYTES).catch(() => Buffer.alloc(0));
       if (exchange === undefined) this.answer(cached, body, undefined, `${this.shown} answered HTTP ${status}`);
+      // Refused credentials are the gateway's own when the client's stay here: no challenge the client could answer.
+      else if (!this.forward && (status === 401 || status === 403)) exchange.reply.fail(502, rpcError(TRANSPORT_ERROR, `Bad Gateway: ${this.shown} refused the gateway's credentials (HTTP ${status})`));
       else exchange.reply.fail(status, refusal, pick(response.headers));
       return;
     }
@@ -298,9 +304,10 @@ export class UrlUpstream implements Backend {
 }
 
 /** The client's headers that go to the upstream. */
-function forwardedHeaders(request: IncomingMessage): Record<string, string> {
+function forwardedHeaders(request: IncomingMessage, forward: boolean): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const name of FORWARDED) {
+    if (name === 'authorization' && !forward) continue;
     const value = request.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }

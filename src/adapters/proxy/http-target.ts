@@ -37,21 +37,30 @@ export function targetUrl(text: string): URL {
 }
 
 /**
- * The `--header` options as fields by lower-case name.
+ * The `--header` options (`Name: value`) and the `--header-env` options (`Name: VARIABLE`, the
+ * value read from the environment, so it is not in the command line `ps` shows) as fields by
+ * lower-case name, the `--header-env` ones over the others.
  *
  * @throws {TargetError} When one is not `Name: value` or its value cannot be sent; the message
  *   says which (by its place), never its value.
  */
-export function targetHeaders(headers: readonly string[]): Record<string, string> {
+export function targetHeaders(headers: readonly string[], fromEnv: readonly string[] = [], env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const fields: Record<string, string> = {};
-  headers.forEach((header, index) => {
+  const add = (header: string, which: string, valueOf: (text: string, name: string) => string): void => {
     const colon = header.indexOf(':');
     const name = colon === -1 ? '' : header.slice(0, colon).trim();
-    const which = `--header number ${index + 1}`;
-    if (!TOKEN.test(name)) throw new TargetError(`${which} must be 'Name: value' (its text is not shown: it may hold a secret)`);
-    const value = header.slice(colon + 1).trim();
+    if (!TOKEN.test(name)) throw new TargetError(`${which} must be 'Name: ${which.startsWith('--header-env') ? 'VARIABLE' : 'value'}' (its text is not shown: it may hold a secret)`);
+    const value = valueOf(header.slice(colon + 1).trim(), name);
     if (UNSENDABLE.test(value)) throw new TargetError(`${which} (${name}) has a line break or NUL in its value, which HTTP cannot carry`);
     fields[name.toLowerCase()] = value;
-  });
+  };
+  headers.forEach((header, index) => add(header, `--header number ${index + 1}`, (value) => value));
+  fromEnv.forEach((header, index) =>
+    add(header, `--header-env number ${index + 1}`, (variable, name) => {
+      const value = env[variable];
+      if (value === undefined || value === '') throw new TargetError(`--header-env number ${index + 1} (${name}): the environment variable ${JSON.stringify(variable)} is not set`);
+      return value.trim();
+    }),
+  );
   return fields;
 }

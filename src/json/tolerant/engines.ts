@@ -24,8 +24,8 @@ export interface EngineEnd {
 export const ENGINE_ENDS: readonly EngineEnd[] = [
   {
     engine: 'gpt-oss Harmony',
-    source: 'https://github.com/openai/harmony/blob/main/docs/format.md (a tool call message ends with <|call|>)',
-    sequences: [['<|call|>']],
+    source: 'https://github.com/openai/harmony/blob/main/docs/format.md (a tool call message ends with <|call|>); https://github.com/sgl-project/sglang/pull/10576 (or with <|return|>, the end of the message)',
+    sequences: [['<|call|>'], ['<|return|>']],
   },
   {
     engine: 'Kimi K2',

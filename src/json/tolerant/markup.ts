@@ -7,9 +7,15 @@ import { ENGINE_ENDS, partialEndAt, skipBlank } from './engines.js';
 import type { Source } from './source.js';
 
 /** The opening tags of serving engines' tool-call formats, which a tool parser turns into JSON arguments. */
-const MARKUP = /<(?:\|tool_calls_section_begin\||\|tool_call_begin\||\|tool_call_argument_begin\||\|tool_call>|\|[a-z]+\|>|\/{0,2}(?:tool_call>|arg_key>|arg_value>|function=|parameter=|function_calls>|invoke[ >]|think>|minimax:|\W{1,2}DSML\W)|\uff5ctool\u2581)|\[TOOL_CALLS\]|\]<\]minimax\[>\[/y;
+const MARKUP = /<(?:\|tool_calls_section_begin\||\|tool_call_begin\||\|tool_call_argument_begin\||\|tool_call>|\|python_tag\|>|\|[a-z]+\|>|ifm\|tool_call>|\/{0,2}(?:tool_call>|arg_key>|arg_value>|function=|parameter=|function_calls>|invoke[ >]|think>|minimax:|\W{1,2}DSML\W|TOOLCALL>|seed:tool_call>|malformed_json_arguments>)|\uff5ctool\u2581)|\[TOOL_CALLS\]|\]<\]minimax\[>\[/y;
 /** Which model family's format a text of tool-call markup is in, by the first of these tags it holds. */
 const MARKUP_FORMATS: readonly (readonly [string, string])[] = [
+  // An engine's own mark of arguments it could not parse (Rapid-MLX), around whatever the model wrote.
+  ['malformed_json_arguments>', 'engine-mark'],
+  // Seed-OSS wraps Qwen3-Coder-like <function=…> tags, K2-horizon Hermes-like ones: named first.
+  ['seed:tool_call>', 'Seed-OSS'],
+  ['ifm|tool_call>', 'K2-horizon'],
+  ['TOOLCALL>', 'Nemotron'],
   // MiniMax and DeepSeek's DSML wrap Anthropic-like <invoke> and <parameter> tags: named first.
   ['minimax', 'MiniMax'],
   ['DSML', 'DeepSeek DSML'],
@@ -25,6 +31,8 @@ const MARKUP_FORMATS: readonly (readonly [string, string])[] = [
   ['function_calls>', 'Anthropic XML'],
   ['invoke', 'Anthropic XML'],
   ['think>', 'reasoning'],
+  // Llama 3.x's tag before a JSON call ends as Harmony's tags do: named before them.
+  ['<|python_tag|>', 'Llama 3'],
   // Every Harmony tag (`<|channel|>`, `<|call|>`, …) ends so: last, after Kimi's tags and beside Gemma's `<|"|>` strings.
   ['|>', 'gpt-oss Harmony'],
 ];
@@ -41,14 +49,17 @@ export function refuseMarkup(source: Source, at: number): void {
   const match = MARKUP.exec(body);
   if (match === null) return;
   const format = MARKUP_FORMATS.find(([tag]) => body.includes(tag))![1];
+  if (format === 'engine-mark') {
+    source.fail(at, `the arguments are marked ${JSON.stringify(match[0])} by the serving engine: its tool parser could not read the model's tool call as JSON and passed it on as it was (check its tool-call parser for this model); send the arguments alone, as one JSON object`);
+  }
   if (format === 'reasoning') {
     source.fail(at, `the arguments hold the model's reasoning (${JSON.stringify(match[0])}), not JSON: the serving engine's reasoning parser did not separate it from the tool call (check its reasoning parser for this model); send the arguments alone, as one JSON object, with any reasoning closed before them`);
   }
   source.fail(at, `the arguments are tool-call markup (${JSON.stringify(match[0])}, the ${format} format), not JSON: the serving engine's tool parser did not turn the model's tool call into JSON arguments (check its tool-call parser for this model); send the arguments alone, as one JSON object, without the format's tags`);
 }
 
-/** Closing tags of XML tool-call formats (Qwen3-Coder, Anthropic XML, GLM) after the arguments. */
-const CLOSING_TAG = /<\/(?:parameter|function|invoke|arg_value|function_calls)>/y;
+/** Closing tags of XML tool-call formats (Qwen3-Coder, Anthropic XML, GLM, Nemotron) after the arguments. */
+const CLOSING_TAG = /<\/(?:parameter|function|invoke|arg_value|function_calls|TOOLCALL)>/y;
 
 /**
  * Refuses, naming it, what follows complete arguments when it is engine markup that is not one
@@ -72,7 +83,8 @@ export function refuseAfter(source: Source, at: number, wrapper: boolean): void 
   CLOSING_TAG.lastIndex = next;
   if (CLOSING_TAG.test(body)) {
     const tag = body.slice(next, CLOSING_TAG.lastIndex);
-    source.fail(at, `the closing tag ${JSON.stringify(tag)} of an XML tool-call format follows the arguments: the call was written in that format and read only in part (a parameter may be lost): refused. Send the arguments alone, as one JSON object`);
+    const format = tag === '</TOOLCALL>' ? 'the Nemotron tool-call format' : 'an XML tool-call format';
+    source.fail(at, `the closing tag ${JSON.stringify(tag)} of ${format} follows the arguments: the call was written in that format and read only in part (a parameter may be lost): refused. Send the arguments alone, as one JSON object`);
   }
   const first = ENGINE_ENDS.flatMap(({ sequences }) => sequences.flat()).find((token) => body.startsWith(token, next));
   if (first !== undefined) {

@@ -206,6 +206,7 @@ class Reader implements AfterContext {
     const source: Source = this.source;
     const at = this.i;
     if (at >= body.length) source.cut(at, 'the text ends where a key must follow');
+    let bare: string | undefined;
     if (opensString(body, at)) {
       this.string(at);
     } else {
@@ -217,7 +218,8 @@ class Reader implements AfterContext {
         source.fail(at, `Expected an object key but got ${source.describe(at)}`);
       }
       // An identifier holds nothing JSON escapes.
-      const json = `"${body.slice(at, end)}"`;
+      bare = body.slice(at, end);
+      const json = `"${bare}"`;
       this.edit(at, end, json, 'unquoted-key', undefined, 'bare');
       this.token(at, end, true);
       this.i = end;
@@ -230,6 +232,7 @@ class Reader implements AfterContext {
       this.edit(colon, colon + 1, ':', 'equals-colon');
     } else if (body.charCodeAt(colon) !== 0x3a) {
       refuseMarkup(source, colon);
+      if (bare !== undefined && body.charCodeAt(colon) === 0x22) source.fail(at, `the key ${bare} is missing its opening quote (${bare}" is written where a key must be): refused. Write every key in double quotes`);
       source.fail(colon, `Expected ':' but got ${source.describe(colon)}`);
     }
     this.i++;

@@ -63,7 +63,8 @@ export function literalWord(source: Source, at: number, end: number): string | u
   if (python !== undefined) return python;
   refuseWord(source, at, word);
   if (end >= body.length && ALL_WORDS.some((known) => known.startsWith(word))) source.cut(at, 'the text ends inside a literal');
-  source.fail(at, `Unexpected text ${JSON.stringify(word.length > 20 ? `${word.slice(0, 20)}…` : word)} where a value must be`);
+  const shown = JSON.stringify(word.length > 20 ? `${word.slice(0, 20)}…` : word);
+  source.fail(at, `Unexpected text ${shown} where a value must be (a string written without quotes? send it in double quotes, ${shown})`);
 }
 
 /** Refuses `word` at `at` by its name when it is one of the words JSON has no spelling for. */
