@@ -37,17 +37,20 @@ import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
  * Issue #42 (the third wave: serving engines' markup and its table, over-escaped arguments, `=`
  * for `:`, one-element arrays, item objects, schema echoes, the named refusals of each) took them
  * from 29,464 and 25,400 B to 32,369 and 28,272 B (+2,905 and +2,872 B): 32.5 and 28.5 KB.
+ * The fourth wave (#42: a one-element array's second reading, parameters run together and engine
+ * tokens inside strings refused, more engines named) took them from 32,430 and 28,321 B to 33,717
+ * and 29,639 B (+1,287 and +1,318 B): 33.8 and 29.7 KB.
  */
-const CORE_BUDGET = 32_500;
-const TEXT_PATH_BUDGET = 28_500;
+const CORE_BUDGET = 33_800;
+const TEXT_PATH_BUDGET = 29_700;
 /**
  * Bytes of every CommonJS file of dist/, unminified: 154 KB when the core was first shared (182 KB
  * after the second wave of syntax repairs), 750 KB when each entry carried a copy of it. Measured
  * 2026-12-03 with tsup from a clean dist/: 235,701 B on main before issue #42 (past this budget
  * already), 250,534 B with it (+14,833 B); 261,802 B with `repairToolResult` and SDK v2 in
- * `schema-coerce/mcp` (#40): 265 KB.
+ * `schema-coerce/mcp` (#40): 265 KB; 269,674 B with the fourth wave of repairs (#42): 272 KB.
  */
-const CJS_BUDGET = 265_000;
+const CJS_BUDGET = 272_000;
 
 const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name);
 const run = (file: string, args: string[], cwd: string): string => execFileSync(file, args, { cwd, encoding: 'utf8', stdio: 'pipe' });
