@@ -31,9 +31,34 @@ describe('unwrap: which objects are wrappers', () => {
     expect(unwrapped({ result: { path: 'a' } })).toBeUndefined();
   });
 
-  test('a wrapper holding an array or a string is left as it is', () => {
+  test('a wrapper holding an array, or a string that is not the strict JSON text of an object, is left as it is', () => {
     expect(unwrapped({ arguments: [{ path: 'a' }] })).toBeUndefined();
-    expect(unwrapped({ arguments: '{"path":"a"}' })).toBeUndefined();
+    for (const held of [[], 5, null, true, '{}x', '5']) expect(coerceArgs({ arguments: held }, read, { lenient: true }).changes).toEqual([]);
+    expect(unwrapped({ arguments: 'ls -la' })).toBeUndefined();
+    expect(unwrapped({ arguments: '[{"path":"a"}]' })).toBeUndefined();
+    expect(unwrapped({ arguments: '"{\\"path\\":\\"a\\"}"' })).toBeUndefined();
+    // Text that needs a repair to read (a Python dict, a cut-off object) would be a change no rule reports.
+    expect(unwrapped({ arguments: "{'path': 'a'}" })).toBeUndefined();
+    expect(unwrapped({ arguments: '{"path":"a"' })).toBeUndefined();
+  });
+
+  test('a wrapper holding the strict JSON text of an object (DeepSeek V4 through vLLM) is unwrapped, its numbers as written', () => {
+    const call = prepareToolCall(JSON.stringify({ arguments: '{"path":"a","limit":5.0}' }), read, { lenient: true });
+    expect(call).toMatchObject({ ok: true, json: '{"path":"a","limit":5}' });
+    expect(call.changes.map((change) => [change.rule, change.path, change.from, change.to])).toEqual([['unwrap', '', '"arguments"', ''], ['integer-literal', '/limit', '5.0', '5']]);
+    expect(unwrapped({ arguments: ' {"path":"a"}\n' })).toEqual({ path: 'a' });
+  });
+
+  test('the JSON text of an object with a key the tool does not declare is refused with the envelope message, never unwrapped', () => {
+    const result = coerceArgs({ arguments: '{"path":"a","mode":"x"}' }, read, { lenient: true });
+    expect(result.value).toEqual({ arguments: '{"path":"a","mode":"x"}' });
+    expect(result.refusals).toHaveLength(1);
+    expect(result.refusals[0]!.message).toContain('holds a key the tool does not declare ("mode")');
+  });
+
+  test('the JSON text is not unwrapped where the root is open or declares the wrapper key', () => {
+    expect(unwrapped({ arguments: '{"path":"a"}' }, { ...read, additionalProperties: true })).toBeUndefined();
+    expect(unwrapped({ arguments: '{"path":"a"}' }, { ...read, properties: { ...read.properties, arguments: { type: 'string' } } })).toBeUndefined();
   });
 
   test('a wrapper key beside another key is no wrapper when no tool name is given', () => {

@@ -2,12 +2,14 @@
  * The lenient `unwrap` rule: models send the arguments inside a wrapper, `{"arguments": {…}}`
  * (DeepSeek, Qwen, GLM through several serving engines), repeat the whole call,
  * `{"name": "<this tool>", "arguments": {…}}`, or echo the schema's shape,
- * `{"properties": {…}}` (with `"type": "object"` beside it or not). The object inside is the
+ * `{"properties": {…}}` (with `"type": "object"` beside it or not); the object inside may be sent as
+ * JSON text (`{"arguments": "{…}"}`, DeepSeek V4 through vLLM). The object inside is the
  * arguments when the root schema declares none of the wrapper's keys and the object inside has no
  * key it does not declare. Its one competing reading, the wrapper as sent, is one the schema never
  * takes under those conditions (its key is undeclared at a root closed to other keys); the gate
  * sees both. Envelopes that are no such wrapper are refused by name (`envelopeRefusal`).
  */
+import { parseArgs } from '../json/lossless.js';
 import { isPlainObject } from '../json/objects.js';
 import type { PlanNode } from '../schema/plan.js';
 import type { Proposal } from './gate.js';
@@ -59,10 +61,10 @@ function envelopeKey(value: Record<string, unknown>, toolName: string | undefine
 
 /**
  * The arguments inside `value`, when it is a wrapper: an envelope (`envelopeKey`) holding a plain
- * object, where the root is closed to other keys, declares none of the envelope's keys (nor any
+ * object, or the strict JSON text of one, where the root is closed to other keys, declares none of the envelope's keys (nor any
  * of `WRAPPER_KEYS` and `name`) and declares every key of the inner object.
  *
- * @returns The inner object (the very one `value` holds), or `undefined` when `value` is no wrapper.
+ * @returns The inner object (the very one `value` holds, or the one its text holds), or `undefined` when `value` is no wrapper.
  */
 function unwrapArguments(value: unknown, root: PlanNode, toolName: string | undefined): Unwrapped | undefined {
   const inner = envelopeInner(value, root, toolName);
@@ -74,9 +76,23 @@ function envelopeInner(value: unknown, root: PlanNode, toolName: string | undefi
   if (!isPlainObject(value)) return undefined;
   const key = envelopeKey(value, toolName);
   if (key === undefined) return undefined;
-  const inner = value[key];
+  const held = value[key];
+  const inner = typeof held === 'string' ? objectText(held) : held;
   if (!isPlainObject(inner) || root.shape().open) return undefined;
   return [...WRAPPER_KEYS, 'name', ...Object.keys(value)].some((name) => root.declares(name)) ? undefined : inner;
+}
+
+/**
+ * The object a wrapper's string holds as strict JSON text (DeepSeek V4 through vLLM:
+ * `{"arguments": "{\"location\": \"Beijing\"}"}`), its numbers kept as written; `undefined` for
+ * any other text. Strict only: a repair inside the text would be a change no rule reported.
+ */
+function objectText(text: string): unknown {
+  try {
+    return parseArgs(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
