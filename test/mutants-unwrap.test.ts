@@ -3,7 +3,7 @@
  * own: the rows of `fixtures/lenient/unwrap.json` cover the same ground, but as `test.each` cases
  * whose cut names Stryker's per-test coverage cannot tell apart, so its run let their mutants live.
  */
-import { describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { coerceArgs, prepareToolCall } from '../src/index.js';
 
 const read = {
@@ -126,5 +126,140 @@ describe('unwrap: the schema decides', () => {
 describe('unwrap: arguments built in JavaScript', () => {
   test('a "name" key holding undefined, with no tool name given, is no repeated call', () => {
     expect(unwrapped({ name: undefined, arguments: { path: 'a' } })).toBeUndefined();
+  });
+});
+
+describe('unwrap: the readings given to the gate', () => {
+  test('a wrapper gives two readings: the object inside, taken whole, and the wrapper as sent, which the root does not take', async () => {
+    const { unwrapReadings } = await import('../src/coerce/unwrap.js');
+    const { planFor } = await import('../src/schema/plan.js');
+    const inner = { path: 'a' };
+    const args = { input: inner };
+    expect(unwrapReadings(args, planFor(read), undefined)).toEqual([
+      { rule: 'unwrap', path: '', value: inner, fit: 'whole', keys: ['input'] },
+      { rule: 'as-sent', path: '', value: args, fit: 'none', keys: [] },
+    ]);
+  });
+
+  test('no wrapper gives no reading at all', async () => {
+    const { unwrapReadings } = await import('../src/coerce/unwrap.js');
+    const { planFor } = await import('../src/schema/plan.js');
+    expect(unwrapReadings({ result: { path: 'a' } }, planFor(read), undefined)).toEqual([]);
+  });
+});
+
+describe('unwrap: the schema echoed around the arguments, {"properties": {…}}', () => {
+  test('properties beside required, with no type, is unwrapped', () => {
+    expect(unwrapped({ properties: { path: 'a' }, required: ['path'] })).toEqual({ path: 'a' });
+  });
+
+  test('properties beside a type other than object is no wrapper', () => {
+    expect(unwrapped({ properties: { path: 'a' }, type: 'array' })).toBeUndefined();
+  });
+});
+
+describe('unwrap: a key named "undefined"', () => {
+  // A JavaScript lookup with an `undefined` key reads the key "undefined": neither the envelope
+  // nor the tool-name refusal may take such a key for theirs.
+  test('{"undefined": {…}} is no wrapper', () => {
+    expect(unwrapped({ undefined: { path: 'a' } })).toBeUndefined();
+  });
+
+  test('{"undefined": {…}} with no tool name given is not refused as keyed by the tool name', () => {
+    expect(coerceArgs({ undefined: { path: 'a' } }, read, { lenient: true }).refusals).toEqual([]);
+  });
+});
+
+/** The one refusal `coerceArgs` makes of `args` under lenient rules, its message after "left as it is: ". */
+function envelopeWhy(args: unknown, schema: object = read, toolName?: string): string | undefined {
+  const { refusals } = coerceArgs(args, schema, toolName === undefined ? { lenient: true } : { lenient: true, toolName });
+  if (refusals.length === 0) return undefined;
+  expect(refusals).toHaveLength(1);
+  expect(refusals[0]).toMatchObject({ path: '', reason: 'unconvertible', expected: ['object'], value: args });
+  return refusals[0]!.message.split('at the root was left as it is: ')[1];
+}
+
+describe('envelope refusals: what each says', () => {
+  test('an envelope holding an undeclared key names every key of the envelope, comma separated', () => {
+    expect(envelopeWhy({ name: 'read_file', arguments: { path: 'a', mode: 'x' } }, read, 'read_file')).toBe(
+      'they are inside an envelope ("name", "arguments") that holds a key the tool does not declare ("mode"); send the arguments alone, as one object of the tool\'s declared parameters',
+    );
+  });
+
+  test('arguments keyed by the tool name are refused, saying to send the object under it', () => {
+    expect(envelopeWhy({ read_file: { path: 'a' } }, read, 'read_file')).toBe('they are keyed by the tool\'s own name ("read_file"); send the object under it alone, as the arguments');
+  });
+
+  test('the tool name keying something that is no object is not refused', () => {
+    expect(envelopeWhy({ read_file: 'a' }, read, 'read_file')).toBeUndefined();
+  });
+
+  test('the tool name as one key of two is not refused as keyed by the tool name', () => {
+    expect(envelopeWhy({ read_file: { path: 'a' }, id: '1' }, read, 'read_file')).toBeUndefined();
+  });
+
+  test('a whole tool call (type function with parameters) is refused, saying to send only the arguments', () => {
+    expect(envelopeWhy({ type: 'function', name: 'read_file', parameters: { path: 'a' } })).toBe(
+      'they are a whole tool call in an envelope ({"type": "function", …}); send only the arguments object, with the tool\'s declared parameters as its keys',
+    );
+  });
+
+  test('type function with arguments, or with function, is a whole tool call too', () => {
+    expect(envelopeWhy({ type: 'function', arguments: { path: 'a' }, id: 'c1' })).toMatch(/^they are a whole tool call/);
+    expect(envelopeWhy({ type: 'function', function: { name: 'read_file' } })).toMatch(/^they are a whole tool call/);
+  });
+
+  test('type function with no parameters, arguments or function is not refused', () => {
+    expect(envelopeWhy({ type: 'function', name: 'read_file' })).toBeUndefined();
+  });
+
+  test('a multi_tool_use.parallel wrapper (tool_uses) is refused, saying to call each tool on its own', () => {
+    expect(envelopeWhy({ tool_uses: [{ recipient_name: 'functions.read_file', parameters: { path: 'a' } }] })).toBe(
+      'they are a multi_tool_use.parallel wrapper of several calls; call each tool on its own, each with its own arguments object',
+    );
+  });
+
+  test('one call of such a wrapper (recipient_name beside its parameters) is refused the same way', () => {
+    expect(envelopeWhy({ recipient_name: 'functions.read_file', parameters: { path: 'a' } })).toMatch(/^they are a multi_tool_use\.parallel wrapper/);
+  });
+
+  test('no refusal where the root declares one of the envelope keys', () => {
+    const schema = { ...read, properties: { ...read.properties, read_file: { type: 'object' }, type: { type: 'string' } } };
+    expect(envelopeWhy({ read_file: { path: 'a' } }, schema, 'read_file')).toBeUndefined();
+    expect(envelopeWhy({ type: 'function', parameters: { path: 'a' } }, schema)).toBeUndefined();
+  });
+});
+
+describe('unwrap on a fresh import (the wrapper keys and schema keywords are module constants)', () => {
+  // Built once when the module loads: a list built wrong is seen only by a test that loads it.
+  beforeEach(() => {
+    vi.resetModules();
+  });
+
+  async function freshUnwrap(args: unknown): Promise<unknown> {
+    const fresh = await import('../src/index.js');
+    const result = fresh.coerceArgs(args, read, { lenient: true });
+    return result.changes.some((change) => change.rule === 'unwrap') ? result.value : undefined;
+  }
+
+  test('each wrapper key alone, and properties alone, is unwrapped', async () => {
+    for (const key of ['arguments', 'parameters', 'input', 'args', 'properties']) expect(await freshUnwrap({ [key]: { path: 'a' } }), key).toEqual({ path: 'a' });
+  });
+
+  test('each wrapper key beside the tool name is unwrapped', async () => {
+    const fresh = await import('../src/index.js');
+    for (const key of ['arguments', 'parameters', 'input', 'args']) {
+      expect(fresh.coerceArgs({ name: 't', [key]: { path: 'a' } }, read, { lenient: true, toolName: 't' }).value, key).toEqual({ path: 'a' });
+    }
+  });
+
+  test('properties beside each schema keyword is unwrapped', async () => {
+    const beside: Record<string, unknown> = { type: 'object', required: ['path'], title: 'Read', description: 'Reads a file', $schema: 'https://json-schema.org/draft/2020-12/schema', additionalProperties: false };
+    for (const [keyword, value] of Object.entries(beside)) expect(await freshUnwrap({ properties: { path: 'a' }, [keyword]: value }), keyword).toEqual({ path: 'a' });
+  });
+
+  test('an empty key is no wrapper, alone or beside properties', async () => {
+    expect(await freshUnwrap({ '': { path: 'a' } })).toBeUndefined();
+    expect(await freshUnwrap({ properties: { path: 'a' }, '': 'x' })).toBeUndefined();
   });
 });
