@@ -87,3 +87,11 @@ describe('a text cut off right after a whole escape is cut off inside the string
     expect(refusal('{"a": "\\u00')).toEqual({ position: 7, truncated: true, reason: 'the text ends inside an escape' });
   });
 });
+
+describe('the words of a refused escape', () => {
+  test('a refusal that is not of a Python escape starts with the escape as written, no preamble', () => {
+    expect(refusal('{"name": "caf\\u00e"}').reason).toBe(
+      '`\\u00e` is a broken escape: with 3 of its 4 hex digits (a character lost, or a backslash meant as written?): refused. Write the character itself, or \\\\ for a backslash meant as written',
+    );
+  });
+});
