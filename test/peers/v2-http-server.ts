@@ -29,7 +29,8 @@ async function bodyOf(request: IncomingMessage): Promise<Buffer> {
 /** Starts `createMcpHandler` on 127.0.0.1 and a free port; `legacy: 'reject'` serves the modern era only. */
 export async function startV2HttpPeer(options: { legacy?: 'stateless' | 'reject'; responseMode?: 'auto' | 'sse' | 'json' } = {}): Promise<V2HttpPeer> {
   const posts: { body: Buffer; headers: IncomingHttpHeaders }[] = [];
-  const handler: McpHttpHandler = createMcpHandler(() => v2Server(() => handler.notify.toolsChanged()), {
+  const added = new Set<string>();
+  const handler: McpHttpHandler = createMcpHandler(() => v2Server(() => handler.notify.toolsChanged(), added), {
     legacy: options.legacy ?? 'stateless',
     responseMode: options.responseMode ?? 'auto',
     keepAliveMs: 0,

@@ -12,17 +12,17 @@ import { z } from 'zod';
 
 const echo = (args) => ({ content: [{ type: 'text', text: JSON.stringify(args) }] });
 
-/** Tools added after the start (by `add_tool`), so every fresh instance of the factory has them too. */
-const added = new Set();
-
 /**
  * The server's tools, on a fresh instance.
  *
  * @param {(() => void) | undefined} changed - Told when `add_tool` adds one (over HTTP, where an
  *   instance serves one request); by default the instance announces it itself (stdio).
+ * @param {Set<string>} added - The tools added after the start (by `add_tool`), which every fresh
+ *   instance of one server has too: one set per server, never shared between servers (test files
+ *   share a module graph, so a module-level set would carry `late` from one file's server to the next).
  * @returns {McpServer}
  */
-export function v2Server(changed) {
+export function v2Server(changed, added = new Set()) {
   const server = new McpServer({ name: 'v2-peer', version: '2.0.0' }, { capabilities: { tools: { listChanged: true } } });
   server.registerTool('echo', {
     description: 'Echoes its arguments.',
@@ -45,5 +45,6 @@ export function v2Server(changed) {
 
 if (process.argv[1] !== undefined && import.meta.filename === process.argv[1]) {
   const { serveStdio } = await import('@modelcontextprotocol/server/stdio');
-  serveStdio(() => v2Server());
+  const added = new Set();
+  serveStdio(() => v2Server(undefined, added));
 }
