@@ -135,7 +135,7 @@ describe('unwrap: the readings given to the gate', () => {
     const { planFor } = await import('../src/schema/plan.js');
     const inner = { path: 'a' };
     const args = { input: inner };
-    expect(unwrapReadings(args, planFor(read), undefined)).toEqual([
+    expect(unwrapReadings(args, planFor(read)!, undefined)).toEqual([
       { rule: 'unwrap', path: '', value: inner, fit: 'whole', keys: ['input'] },
       { rule: 'as-sent', path: '', value: args, fit: 'none', keys: [] },
     ]);
@@ -144,7 +144,7 @@ describe('unwrap: the readings given to the gate', () => {
   test('no wrapper gives no reading at all', async () => {
     const { unwrapReadings } = await import('../src/coerce/unwrap.js');
     const { planFor } = await import('../src/schema/plan.js');
-    expect(unwrapReadings({ result: { path: 'a' } }, planFor(read), undefined)).toEqual([]);
+    expect(unwrapReadings({ result: { path: 'a' } }, planFor(read)!, undefined)).toEqual([]);
   });
 });
 
