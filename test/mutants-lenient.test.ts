@@ -117,6 +117,19 @@ describe('a rule set given as an object: every rule it does not switch off is on
     }
   });
 
+  test('arrayToScalar: a one-element array is read as its element under {} and with every other rule off, and left with the rule off', () => {
+    const schema = deepFreeze({ type: 'object', properties: { n: { type: 'integer' } } });
+    const args = deepFreeze(parseArgs('{"n":[5]}'));
+    for (const lenient of [{}, only('arrayToScalar')]) {
+      const result = coerceArgs(args, schema, { lenient });
+      expect(stringifyArgs(result.value)).toBe('{"n":5}');
+      expect(result.changes.map((change) => [change.path, change.rule])).toEqual([['/n', 'array-to-scalar']]);
+    }
+    const off = coerceArgs(args, schema, { lenient: { arrayToScalar: false } });
+    expect(off.value).toBe(args);
+    expect(off.changes).toEqual([]);
+  });
+
   test('flattenedKey: a dotted key is rebuilt under {} and with every other rule off', () => {
     const schema = deepFreeze({ type: 'object', properties: { args: { type: 'object', properties: { path: { type: 'string' } } } } });
     for (const lenient of [{}, only('flattenedKey')]) {
