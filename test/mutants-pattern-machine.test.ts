@@ -1,0 +1,88 @@
+/**
+ * The linear-time matcher (`src/schema/pattern-machine.ts`) on the edges its mutants move: one
+ * compiled pattern asked about many keys (its cache of state sets), the ends of the text, the
+ * first and last surrogates read backward, and each end of `\b`'s word characters. Every answer
+ * is the native engine's too.
+ */
+import { describe, expect, test } from 'vitest';
+import { compilePattern } from '../src/schema/patterns.js';
+
+/** The matcher's answer, checked against the native engine's with the same flags. */
+function answer(source: string, text: string): boolean | undefined {
+  const pattern = compilePattern(source)!;
+  const result = pattern.test(text);
+  expect(new RegExp(source, pattern.flags).test(text)).toBe(result);
+  return result;
+}
+
+describe('one compiled pattern asked about many keys', () => {
+  test('a step onto the end of a text is worked out there, not taken from a text that went on', () => {
+    const pattern = compilePattern('a$')!;
+    expect(pattern.test('ab')).toBe(false);
+    expect(pattern.test('a')).toBe(true);
+  });
+
+  test('a step that ended one text is not taken for the same step inside a longer one', () => {
+    const pattern = compilePattern('a$')!;
+    expect(pattern.test('a')).toBe(true);
+    expect(pattern.test('ab')).toBe(false);
+  });
+});
+
+describe('lookaround at the ends of the text', () => {
+  test.each([
+    ['a(?=$)', 'a', true],
+    ['a(?=b*$)', 'a', true],
+    ['a(?!$)', 'a', false],
+    ['(?<=^)a', 'a', true],
+    ['(?<!^)a', 'a', false],
+  ])('%s against %j: %s', (source, text, expected) => {
+    expect(answer(source, text)).toBe(expected);
+  });
+});
+
+// A lookahead is answered by reading its body backward from the end of the text.
+describe('a code point read backward: the first and last surrogates of each half', () => {
+  test.each([
+    { what: 'U+10000, the first astral code point', text: 'a\ud800\udc00', expected: true },
+    { what: 'U+10FFFF, the last', text: 'a\udbff\udfff', expected: true },
+    { what: 'a lone low surrogate after the unit before the high ones', text: 'a\ud7ff\udc00', expected: false },
+    { what: 'a lone low surrogate after a letter', text: 'a\udc00', expected: true },
+    { what: 'a lone high surrogate before the unit after the low ones', text: 'a\ud800\ue000', expected: false },
+  ])('$what: a(?=.$) answers $expected', ({ text, expected }) => {
+    expect(answer('a(?=.$)', text)).toBe(expected);
+  });
+});
+
+describe('\\b: each end of the word characters and its neighbour', () => {
+  test.each([
+    ['/', false],
+    ['0', true],
+    ['9', true],
+    [':', false],
+    ['@', false],
+    ['A', true],
+    ['Z', true],
+    ['[', false],
+    ['^', false],
+    ['_', true],
+    ['`', false],
+    ['a', true],
+    ['z', true],
+    ['{', false],
+  ])('%j is a word character: %s', (char, expected) => {
+    expect(answer('\\b', char)).toBe(expected);
+    expect(answer('\\B', char)).toBe(!expected);
+  });
+});
+
+describe('a character class asked about U+0080, the first character past the ASCII memo', () => {
+  test.each([
+    { source: '^[\\x80-\\xff]$', expected: true },
+    { source: '^[^a]$', expected: true },
+    { source: '^.$', expected: true },
+    { source: '^[\\x00-\\x7f]$', expected: false },
+  ])('$source: $expected', ({ source, expected }) => {
+    expect(answer(source, '\u0080')).toBe(expected);
+  });
+});
