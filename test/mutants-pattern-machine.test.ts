@@ -41,6 +41,17 @@ describe('a step the state cache must not reuse: \\b, \\B and lookaround look pa
   });
 });
 
+// A lookaround's body is run once over the whole text, marking every place it matches: a match
+// found at one place must not stop the longer ways through the body that are still going.
+describe('a lookaround body that matches early and goes on', () => {
+  test.each([
+    ['(?<=a|abc)d', 'abcd', true],
+    ['x(?=c|abc)', 'xabc', true],
+  ])('%s against %j: %s', (source, text, expected) => {
+    expect(answer(source, text)).toBe(expected);
+  });
+});
+
 describe('lookaround at the ends of the text, and away from them', () => {
   test.each([
     ['a(?=$)', 'a', true],
