@@ -22,6 +22,18 @@ describe('one compiled pattern asked about many keys', () => {
     expect(pattern.test('a')).toBe(true);
   });
 
+  test('the empty key, where $ holds at the start, after a longer one', () => {
+    const pattern = compilePattern('a|^$')!;
+    expect(pattern.test('bb')).toBe(false);
+    expect(pattern.test('')).toBe(true);
+  });
+
+  test('a longer key after the empty one', () => {
+    const pattern = compilePattern('a|^$')!;
+    expect(pattern.test('')).toBe(true);
+    expect(pattern.test('bb')).toBe(false);
+  });
+
   test('a step that ended one text is not taken for the same step inside a longer one', () => {
     const pattern = compilePattern('a$')!;
     expect(pattern.test('a')).toBe(true);
