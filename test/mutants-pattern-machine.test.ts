@@ -92,6 +92,21 @@ describe('a code point read backward: the first and last surrogates of each half
   });
 });
 
+describe('what is read backward besides a pair', () => {
+  test('a pair at the very start of the text is one character', () => {
+    expect(answer('^(?=.$)', '\ud83d\ude00')).toBe(true);
+  });
+
+  test('a character after a lone high surrogate is itself', () => {
+    expect(answer('.(?=b$)', '\ud800b')).toBe(true);
+  });
+
+  test('without the u flag a pair is two characters', () => {
+    expect(answer('a(?=.$)|\\-', 'a\ud83d\ude00')).toBe(false);
+    expect(answer('a(?=..$)|\\-', 'a\ud83d\ude00')).toBe(true);
+  });
+});
+
 describe('\\b: each end of the word characters and its neighbour', () => {
   test.each([
     ['/', false],
