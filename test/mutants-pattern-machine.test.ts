@@ -97,6 +97,15 @@ describe('what is read backward besides a pair', () => {
     expect(answer('^(?=.$)', '\ud83d\ude00')).toBe(true);
   });
 
+  test('two lone low surrogates are two characters', () => {
+    expect(answer('a(?=.$)', 'a\udc00\udc00')).toBe(false);
+  });
+
+  test('a pair is the code point it encodes', () => {
+    expect(answer('a(?=😀)', 'a😀')).toBe(true);
+    expect(answer('a(?=😁)', 'a😀')).toBe(false);
+  });
+
   test('a character after a lone high surrogate is itself', () => {
     expect(answer('.(?=b$)', '\ud800b')).toBe(true);
   });
