@@ -34,6 +34,29 @@ describe('JSON Pointer', () => {
     expect([path.pointer, path.last()]).toEqual(['', undefined]);
   });
 
+  test('a PointerPath makes a pointer when it is read: after pushes never read, after pops below and above what was read', () => {
+    const path = new PointerPath();
+    path.push('x');
+    path.push('y');
+    path.pop();
+    expect(path.pointer).toBe('/x');
+    path.push('b');
+    expect(path.pointer).toBe('/x/b');
+    path.pop();
+    path.pop();
+    path.push('c');
+    expect(path.pointer).toBe('/c');
+    path.push('d');
+    path.push('e');
+    expect(path.pointer).toBe('/c/d/e');
+    for (let i = 0; i < 3; i++) path.pop();
+    path.push('f');
+    path.push('g');
+    expect(path.pointer).toBe('/f/g');
+    path.pop();
+    expect(path.pointer).toBe('/f');
+  });
+
   test('a PointerPath started at a pointer extends it and has no token of its own', () => {
     const path = new PointerPath('/a~1b/0');
     expect([path.pointer, path.last()]).toEqual(['/a~1b/0', undefined]);

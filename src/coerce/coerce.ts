@@ -188,7 +188,8 @@ export function formatToolCall(name: string, args: unknown, schema?: unknown, op
   }
 }
 
-function rangeOf(range: unknown): IntegerRange {
+/** `options.integerRange` resolved: `int64` unless `safe` or `unbounded` is given. */
+export function rangeOf(range: unknown): IntegerRange {
   return range === 'safe' || range === 'unbounded' ? range : 'int64';
 }
 

@@ -66,19 +66,23 @@ const LINEAR_KEYS = 16;
  */
 const CHUNK_CHARS = 1 << 14;
 
-class LiteralRewriter implements JsonVisitor {
+/**
+ * The text path's visitor of the scanner: see `rewriteLiterals`. Exported for the verdicts'
+ * rewriter (`text-verdicts.ts`), which extends it to report what it decides.
+ */
+export class LiteralRewriter implements JsonVisitor {
   // The fields a call uses are set in one place, `reset()`, which every call runs before its scan.
-  private text!: string;
+  protected text!: string;
   private range!: IntegerRange;
   /** The lenient rules, or null when not lenient. */
-  private rules!: Rules | null;
+  protected rules!: Rules | null;
   /** The coercion that decides lenient scalars (its report is not kept), made at the first one. */
-  private coercion!: Coercion | null;
+  protected coercion!: Coercion | null;
   /** The work bits a node needs to be visited: integer positions, and typed ones when lenient. */
   private work!: number;
   /** Per open container: its node (null: nothing to rewrite inside), and -1 for an object or an array's items so far. */
-  private readonly nodes: (PlanNode | null)[] = [];
-  private readonly counts: number[] = [];
+  protected readonly nodes: (PlanNode | null)[] = [];
+  protected readonly counts: number[] = [];
   /**
    * Keys seen, per depth: the first `keyCounts[depth]` entries of an array reused from object to
    * object (never truncated), or a Set past `LINEAR_KEYS` keys.
@@ -99,7 +103,7 @@ class LiteralRewriter implements JsonVisitor {
   /** An object repeats a key: the object model decides (see `rewriteLiterals`). */
   private duplicate!: boolean;
   /** A rule that reshapes objects may apply: the object model decides. */
-  private handOff!: boolean;
+  protected handOff!: boolean;
   /** The last key read, the key of the value that follows it in an object. */
   private lastKey!: string;
   /** A root key is one a wrapper puts arguments under (rule `unwrap`, decided at the end). */
@@ -264,7 +268,7 @@ class LiteralRewriter implements JsonVisitor {
   }
 
   /** Lenient mode: decides the scalar `value` at `start..end` as the object path does, and rewrites its span when it changes. */
-  private decideSpan(value: unknown, node: PlanNode, start: number, end: number): void {
+  protected decideSpan(value: unknown, node: PlanNode, start: number, end: number): void {
     const decided = decide(value, node, (this.coercion ??= new Coercion(this.range, this.rules)));
     if (decided !== value) this.emit(start, stringifyArgs(decided), end);
   }
@@ -313,7 +317,7 @@ class LiteralRewriter implements JsonVisitor {
   }
 
   /** The node of the value that starts now: the pending one, or the next array item's. */
-  private valueNode(): PlanNode | null {
+  protected valueNode(): PlanNode | null {
     const depth = this.nodes.length;
     const index = depth === 0 ? -1 : this.counts[depth - 1]!;
     if (index === -1) return this.pending;

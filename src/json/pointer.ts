@@ -14,13 +14,16 @@ function unescapeToken(token: string): string {
 
 /**
  * The path of the value a walk is at, as tokens and as a JSON Pointer. The pointer of each
- * prefix is kept as the path grows (the parent's pointer plus one escaped token), so reading the
- * pointer costs O(1) at any depth, and a walk that records a change at every level stays linear.
+ * prefix is made when it is first read (the parent's pointer plus one escaped token) and kept
+ * while the path holds that prefix, so reading the pointer costs O(1) amortised at any depth: a
+ * walk that records a change at every level stays linear, and one that records none (most
+ * values change nothing) makes no pointer at all.
  */
 export class PointerPath {
   private readonly tokens: (string | number)[] = [];
-  /** `pointers[i]` is the pointer of the first `i` tokens, after `base`. */
+  /** `pointers[i]` is the pointer of the first `i` tokens, after `base`, for every `i` up to `made`. */
   private readonly pointers: string[];
+  private made = 0;
 
   /** @param base - The pointer the path starts at (`""`: the root). */
   constructor(base = '') {
@@ -29,7 +32,10 @@ export class PointerPath {
 
   /** The JSON Pointer of the path. */
   get pointer(): string {
-    return this.pointers[this.pointers.length - 1]!;
+    const { tokens, pointers } = this;
+    for (let i = this.made; i < tokens.length; i++) pointers[i + 1] = pointers[i] + '/' + escapeToken(String(tokens[i]));
+    this.made = tokens.length;
+    return pointers[tokens.length]!;
   }
 
   /** The last token pushed and not popped; `undefined` at the start. */
@@ -40,14 +46,15 @@ export class PointerPath {
   /** Steps down to `token`. */
   push(token: string | number): void {
     this.tokens.push(token);
-    this.pointers.push(this.pointer + '/' + escapeToken(String(token)));
   }
 
   /** Steps back up; returns the token left (`undefined` at the start, which stays). */
   pop(): string | number | undefined {
     if (this.tokens.length === 0) return undefined;
-    this.pointers.pop();
-    return this.tokens.pop();
+    const token = this.tokens.pop();
+    // The pointer of the prefix left stays made; those past it are made again when read.
+    if (this.made > this.tokens.length) this.made = this.tokens.length;
+    return token;
   }
 }
 
