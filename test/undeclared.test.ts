@@ -73,6 +73,23 @@ describe('renameUnambiguousKeys', () => {
     expect(sibling.conflicts).toEqual([]);
   });
 
+  test("a key holding a parameter tag's whole text is renamed to the name it tags; not where that name is sent too", () => {
+    const tagged = deepFreeze({ type: 'object', properties: { ops: { type: 'array' }, _i: { type: 'string' } }, additionalProperties: false });
+    const args = deepFreeze(parseArgs('{"parameter name=\\"_i\\"":"x","<parameter name=\\"ops\\">":[1]}'));
+    const { value, changes } = renameUnambiguousKeys(args, tagged);
+    expect(stringifyArgs(value)).toBe('{"_i":"x","ops":[1]}');
+    expect(changes.map((change) => [change.path, change.from, change.to])).toEqual([
+      ['/_i', '"parameter name=\\"_i\\""', '"_i"'],
+      ['/ops', '"<parameter name=\\"ops\\">"', '"ops"'],
+    ]);
+    const both = deepFreeze(parseArgs('{"parameter name=\\"ops\\"":[1],"ops":[2]}'));
+    expect(renameUnambiguousKeys(both, tagged).value).toBe(both);
+    // Where the object takes any key, the key as sent is a reading too: it stays.
+    const map = deepFreeze({ ...tagged, additionalProperties: true });
+    const sent = deepFreeze(parseArgs('{"parameter name=\\"ops\\"":[1]}'));
+    expect(renameUnambiguousKeys(sent, map).value).toBe(sent);
+  });
+
   test('a rename under a __proto__ key stays data, never a prototype', () => {
     const schema = deepFreeze({ properties: { ['__proto__']: { properties: { styleId: {} } } } });
     const { value } = renameUnambiguousKeys(deepFreeze(parseArgs('{"__proto__":{"style_id":1}}')), schema);

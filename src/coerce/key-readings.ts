@@ -3,7 +3,7 @@
  * `labels.app.kubernetes.io/name`): the key as sent, every way of reading its dots and indexes
  * as nesting (a dot may be a step or part of a name: `a.b.c` is `a/b/c`, `a/b.c`, `a.b/c` or
  * the key itself), and a rename to the one declared name it spells once normalised
- * (`file.path` → `filePath`). Each reading is walked through the plan and its value coerced where
+ * (`file.path` → `filePath`) or whose parameter tag it holds (`parameter name="ops"` → `ops`). Each reading is walked through the plan and its value coerced where
  * it would land, so the gate sees how far the schema takes it. The flattened-key rebuild and
  * `renameUnambiguous` both ask here, so the two can never give different answers.
  */
@@ -90,9 +90,23 @@ function headsOf(node: PlanNode, key: string, found: (head: string) => boolean |
   return true;
 }
 
-/** The declared names other than `key` that it spells once normalised (`file.path`: `filePath`). */
+/**
+ * A key holding a parameter tag's whole text, as MiniMax-M3 writes its keys (`parameter
+ * name="ops"`, oh-my-pi#2759), with the name it tags.
+ */
+const TAG_KEY = /^<?parameter\s+name\s*=\s*"([^"<>]+)"\s*>?$/;
+
+/** The name `key` spells: the name a parameter tag's text tags (`parameter name="ops"`: `ops`), else the key itself. */
+export function spelledName(key: string): string {
+  return TAG_KEY.exec(key)?.[1] ?? key;
+}
+
+/**
+ * The declared names other than `key` that it spells once normalised (`file.path`: `filePath`),
+ * or that the parameter tag it holds names (`parameter name="ops"`: `ops`).
+ */
 export function renameTargets(node: PlanNode, key: string): readonly string[] {
-  return (declaredOf(node).byNormal.get(normalizeName(key)) ?? []).filter((name) => name !== key);
+  return (declaredOf(node).byNormal.get(normalizeName(spelledName(key))) ?? []).filter((name) => name !== key);
 }
 
 /**

@@ -11,7 +11,7 @@ import { escapeToken, PointerPath } from '../json/pointer.js';
 import type { Change, CoerceOptions, CoerceResult } from '../coerce/types.js';
 import { valueCoercer } from '../coerce/coerce.js';
 import { judge } from '../coerce/gate.js';
-import { keyReadings, renameTargets, type KeyReading } from '../coerce/key-readings.js';
+import { keyReadings, renameTargets, spelledName, type KeyReading } from '../coerce/key-readings.js';
 
 /** A key the applicable schemas do not declare, with the declared name probably meant. */
 export interface UndeclaredKey {
@@ -238,7 +238,7 @@ class Suggestions {
   }
 
   suggest(key: string): string | undefined {
-    const sent = normalizeName(key);
+    const sent = normalizeName(spelledName(key));
     const index = spellingsOf(this.declared);
     const same = index.bySpelling.get(sent)?.find((name) => !this.present.has(name));
     if (same !== undefined || this.bySpelling) return same;

@@ -48,8 +48,11 @@ export interface Row {
   readonly changes?: readonly string[];
   readonly refusals?: readonly { readonly path: string; readonly reason: string }[];
   readonly options?: CoerceOptions & { readonly toolName?: string };
-  /** What `renameUnambiguous` makes of the row where it differs: a refusal whose message holds `error`. */
-  readonly withRename?: { readonly error: string };
+  /**
+   * What `renameUnambiguous` makes of the row where it differs: a refusal whose message holds
+   * `error`, or the arguments `expected` with the rules of their `changes`.
+   */
+  readonly withRename?: { readonly error: string } | { readonly expected: string; readonly changes: readonly string[] };
 }
 
 /** What an entry point did with a row. */
@@ -343,6 +346,7 @@ export function describeEntryPoints(rows: readonly Row[], minimums: Minimums): v
     test.each(rows)('prepareToolCall with renameUnambiguous: $id $name', (row) => {
       const outcome = ofCall(prepareToolCall(row.input, row.schema, { ...optionsOf(row), toolName: toolOf(row), renameUnambiguous: true }));
       if (row.withRename === undefined) expectRow(row, outcome);
+      else if ('expected' in row.withRename) expectRow({ ...row, expected: row.withRename.expected, changes: row.withRename.changes }, outcome);
       else expect(outcome).toEqual({ kind: 'refused', message: expect.stringContaining(row.withRename.error) });
     });
   });

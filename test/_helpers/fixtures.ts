@@ -12,8 +12,8 @@ export interface FixtureCase {
   readonly changes?: readonly Partial<Change>[];
   /** Every refusal the row expects, in order; `[]` when none is. Required: silence is not a pass. */
   readonly refusals: readonly { path: string; reason: RefusalReason; readings?: readonly Reading[] }[];
-  /** What `prepareToolCall` with `renameUnambiguous` makes of the row, where that differs: a refusal naming `error`. */
-  readonly withRename?: { readonly error: string };
+  /** What `prepareToolCall` with `renameUnambiguous` makes of the row, where that differs: a refusal naming `error`, or other arguments. */
+  readonly withRename?: { readonly error: string } | { readonly expected: string; readonly changes: readonly string[] };
 }
 
 export interface FixtureFile<T = FixtureCase> {
