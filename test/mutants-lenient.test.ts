@@ -38,6 +38,12 @@ const ROWS: readonly Row[] = [
   ['true', { type: 'array', items: { type: 'boolean' } }, '[true]', ['wrap-in-array', '[true]'], null],
   ['true', { type: 'array', items: { type: 'integer' } }, 'true', null, 'unconvertible'],
   ['null', { type: 'array' }, 'null', null, 'unconvertible'],
+  // …never where no element is accepted: the wrapped value would be no array the schema takes.
+  ['"a"', { type: 'array' }, '["a"]', ['wrap-in-array', '["a"]'], null],
+  ['"a"', { type: 'array', items: false }, '"a"', null, 'unconvertible'],
+  ['5', { type: 'array', items: false }, '5', null, 'unconvertible'],
+  ['true', { type: 'array', prefixItems: [false], items: { type: 'boolean' } }, 'true', null, 'unconvertible'],
+  ['true', { type: 'array', prefixItems: [{ type: 'boolean' }], items: false }, '[true]', ['wrap-in-array', '[true]'], null],
 ];
 
 /** [rule switched off, value of /n, schema of /n]: each is then refused as unconvertible, left as it is. */
