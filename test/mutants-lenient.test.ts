@@ -4,7 +4,7 @@
  * reason). Rows on both sides of each guard: where a rule applies, and the nearest place it must not.
  */
 import { describe, expect, test } from 'vitest';
-import { coerceArgs, parseArgs, stringifyArgs } from '../src/index.js';
+import { ArgsParseError, coerceArgs, coerceArgsJson, parseArgs, stringifyArgs } from '../src/index.js';
 import { deepFreeze } from './_helpers/fixtures.js';
 
 /** [value of /n as JSON text, schema of /n, expected /n as JSON text, [rule, to] of the change or null, refusal reason or null] */
@@ -38,6 +38,12 @@ const ROWS: readonly Row[] = [
   ['true', { type: 'array', items: { type: 'boolean' } }, '[true]', ['wrap-in-array', '[true]'], null],
   ['true', { type: 'array', items: { type: 'integer' } }, 'true', null, 'unconvertible'],
   ['null', { type: 'array' }, 'null', null, 'unconvertible'],
+  // …never where no element is accepted: the wrapped value would be no array the schema takes.
+  ['"a"', { type: 'array' }, '["a"]', ['wrap-in-array', '["a"]'], null],
+  ['"a"', { type: 'array', items: false }, '"a"', null, 'unconvertible'],
+  ['5', { type: 'array', items: false }, '5', null, 'unconvertible'],
+  ['true', { type: 'array', prefixItems: [false], items: { type: 'boolean' } }, 'true', null, 'unconvertible'],
+  ['true', { type: 'array', prefixItems: [{ type: 'boolean' }], items: false }, '[true]', ['wrap-in-array', '[true]'], null],
 ];
 
 /** [rule switched off, value of /n, schema of /n]: each is then refused as unconvertible, left as it is. */
@@ -130,6 +136,13 @@ describe('a rule set given as an object: every rule it does not switch off is on
     expect(off.changes).toEqual([]);
   });
 
+  test('overEscaped: over-escaped arguments text is read under {}, and refused with the rule off', () => {
+    const schema = deepFreeze({ type: 'object', properties: { path: { type: 'string' } } });
+    const text = '{\\"path\\": \\"a.txt\\"}';
+    expect(coerceArgsJson(text, schema, { lenient: {} })).toBe('{"path": "a.txt"}');
+    expect(() => coerceArgsJson(text, schema, { lenient: { overEscaped: false } })).toThrow(ArgsParseError);
+  });
+
   test('flattenedKey: a dotted key is rebuilt under {} and with every other rule off', () => {
     const schema = deepFreeze({ type: 'object', properties: { args: { type: 'object', properties: { path: { type: 'string' } } } } });
     for (const lenient of [{}, only('flattenedKey')]) {
@@ -137,5 +150,64 @@ describe('a rule set given as an object: every rule it does not switch off is on
       expect(stringifyArgs(result.value)).toBe('{"args":{"path":"a"}}');
       expect(result.changes.map((change) => [change.path, change.rule])).toEqual([['/args/path', 'flattened-key']]);
     }
+  });
+});
+
+/** Coerces `{"n": value}` (value as JSON text) with `n` required under `schema`: /n's value, changes and refusals. */
+function atN(value: string, schema: unknown, lenient: object | true = true) {
+  const args = deepFreeze(parseArgs(`{"n":${value}}`));
+  const result = coerceArgs(args, deepFreeze({ type: 'object', properties: { n: schema }, required: ['n'] }), { lenient });
+  return {
+    n: stringifyArgs((result.value as { n: unknown }).n),
+    changes: result.changes.map(({ path, rule }) => [path, rule]),
+    refusals: result.refusals.map(({ path, reason }) => [path, reason]),
+  };
+}
+
+describe('an object where an array of objects is accepted: wrapped only when it is a valid item', () => {
+  const item = (extra: object) => ({ type: 'array', items: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, additionalProperties: false, ...extra } });
+
+  test('every key declared by the item schema and every required one given: the one item of the array', () => {
+    expect(atN('{"a":1}', item({ required: ['a'] }))).toEqual({ n: '[{"a":1}]', changes: [['/n', 'wrap-in-array']], refusals: [] });
+  });
+
+  // Each is refused as sent: no item schema, an item open to any key, a key the item does not
+  // declare beside one it does, a required key missing beside one given.
+  test.each([
+    ['no item schema', '{"a":1}', { type: 'array' }],
+    ['an item open to other keys', '{"a":1}', item({ additionalProperties: true })],
+    ['one key declared, one not', '{"a":1,"c":2}', item({})],
+    ['one required key given, one missing', '{"a":1}', item({ required: ['a', 'b'] })],
+  ])('%s: refused', (_name, value, schema) => {
+    expect(atN(value, schema)).toEqual({ n: value, changes: [], refusals: [['/n', 'unconvertible']] });
+  });
+
+  test('with arrays off, a valid item is refused too', () => {
+    expect(atN('{"a":1}', item({}), { arrays: false })).toEqual({ n: '{"a":1}', changes: [], refusals: [['/n', 'unconvertible']] });
+  });
+
+  test('the same object as JSON text is not wrapped: text that opens like an object is read only as one', () => {
+    expect(atN('"{\\"a\\":1}"', item({}))).toEqual({ n: '"{\\"a\\":1}"', changes: [], refusals: [['/n', 'unconvertible']] });
+  });
+
+  test('where neither an object nor an array is accepted, the object is refused and its values are still walked', () => {
+    const schema = { type: 'string', properties: { a: { type: 'integer' } } };
+    expect(atN('{"a":"5"}', schema)).toEqual({ n: '{"a":"5"}', changes: [], refusals: [['/n', 'unconvertible'], ['/n/a', 'unconvertible']] });
+  });
+});
+
+describe('a one-element array of a scalar, where the array is accepted', () => {
+  test('under a node with no type (items only), its element is converted in the array, never read alone', () => {
+    expect(atN('["5"]', { items: { type: 'integer' } })).toEqual({ n: '[5]', changes: [['/n/0', 'string-to-integer']], refusals: [] });
+  });
+
+  test('an element the array takes as it is: the array is kept, though the element alone is accepted too', () => {
+    expect(atN('[5]', { anyOf: [{ type: 'integer' }, { type: 'array', items: { type: 'integer' } }] })).toEqual({ n: '[5]', changes: [], refusals: [] });
+  });
+
+  test('an element refused in the array, whose readings alone compete: refused in the array, the array kept', () => {
+    // "1" alone is 1 or true (ambiguous); in the array, under items of null, it is refused.
+    const schema = { anyOf: [{ type: 'integer' }, { type: 'boolean' }, { type: 'array', items: { type: 'null' } }] };
+    expect(atN('["1"]', schema)).toEqual({ n: '["1"]', changes: [], refusals: [['/n/0', 'unconvertible']] });
   });
 });

@@ -2,65 +2,72 @@
  * The number-literal functions asked directly, one row per boundary: whole or not (trailing zeros,
  * exponents that cancel the fraction, huge exponents), integer literals under each range at and
  * around each limit (the sign of int64, the digits an exponent adds, the unbounded digit cap),
- * and float64 overflow. Every expected answer is decimal arithmetic on the text.
+ * and float64 overflow. Every expected answer is decimal arithmetic on the text. The grammar's
+ * patterns and the range limits are module constants, so the tables are read again on a fresh import.
  */
-import { describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { fitsFloat64, isJsonNumberLiteral, isWholeLiteral, restoreInteger, toIntegerLiteral, wholeDecimalDot, type IntegerRange } from '../src/json/numbers.js';
 
+/** [text, whole]: whether the literal's value is a whole number. */
+const WHOLE: readonly (readonly [string, boolean])[] = [
+  ['5', true], ['-42', true], ['5.0', true], ['5.5', false], ['0.0', true], ['-0', true], ['-0.0', true], ['0e-5', true],
+  ['1e2', true], ['1e-2', false], ['1E+2', true], ['1.50e1', true], ['1.55e1', false], ['12.5e-1', false], ['100e-2', true],
+  ['100e-3', false], ['120e-1', true], ['1.20e1', true], ['0.001e3', true], ['0.0010e3', true], ['0.0011e3', false],
+  ['1e400', true], ['1e-400', false], ['1.5e99999999999999999', true], ['1.5e-99999999999999999', false], ['5.000000000000000001', false],
+  ['x', false], ['', false], ['5.0x', false], ['x5', false], ['+5', false],
+];
+
 describe('isWholeLiteral', () => {
-  test.each([
-    ['5', true], ['-42', true], ['5.0', true], ['5.5', false], ['0.0', true], ['-0', true], ['-0.0', true], ['0e-5', true],
-    ['1e2', true], ['1e-2', false], ['1E+2', true], ['1.50e1', true], ['1.55e1', false], ['12.5e-1', false], ['100e-2', true],
-    ['100e-3', false], ['120e-1', true], ['1.20e1', true], ['0.001e3', true], ['0.0010e3', true], ['0.0011e3', false],
-    ['1e400', true], ['1e-400', false], ['1.5e99999999999999999', true], ['1.5e-99999999999999999', false], ['5.000000000000000001', false],
-    ['x', false], ['', false], ['5.0x', false],
-  ])('%s: %s', (literal, whole) => {
+  test.each(WHOLE)('%s: %s', (literal, whole) => {
     expect(isWholeLiteral(literal)).toBe(whole);
   });
 });
 
-describe('toIntegerLiteral and restoreInteger under each range', () => {
-  // [literal, range, expected]
-  const ROWS: [string, IntegerRange, string][] = [
-    ['9007199254740991', 'safe', '9007199254740991'],
-    ['9007199254740991.0', 'safe', '9007199254740991'],
-    ['9007199254740992.0', 'safe', 'out-of-range'],
-    ['9007199254740992', 'safe', 'out-of-range'],
-    ['-9007199254740991.0', 'safe', '-9007199254740991'],
-    ['-9007199254740992.0', 'safe', 'out-of-range'],
-    ['9.007199254740991e15', 'safe', '9007199254740991'],
-    ['9.007199254740992e15', 'safe', 'out-of-range'],
-    ['9e15', 'safe', '9000000000000000'],
-    ['1e16', 'safe', 'out-of-range'],
-    ['9999999999999999.0', 'safe', 'out-of-range'],
-    ['999999999999999.0', 'safe', '999999999999999'],
-    ['-999999999999999.0', 'safe', '-999999999999999'],
-    ['-9999999999999999.0', 'safe', 'out-of-range'],
-    ['9223372036854775807.0', 'int64', '9223372036854775807'],
-    ['9223372036854775808.0', 'int64', 'out-of-range'],
-    ['-9223372036854775808.0', 'int64', '-9223372036854775808'],
-    ['-9223372036854775809.0', 'int64', 'out-of-range'],
-    ['9.223372036854775807e18', 'int64', '9223372036854775807'],
-    ['9.223372036854775808e18', 'int64', 'out-of-range'],
-    ['-9.223372036854775808e18', 'int64', '-9223372036854775808'],
-    ['9.2e18', 'int64', '9200000000000000000'],
-    ['9.3e18', 'int64', 'out-of-range'],
-    ['1e18', 'int64', '1000000000000000000'],
-    ['1e19', 'int64', 'out-of-range'],
-    ['10e17', 'int64', '1000000000000000000'],
-    ['0.1e19', 'int64', '1000000000000000000'],
-    ['1e4095', 'unbounded', '1' + '0'.repeat(4095)],
-    ['1e4096', 'unbounded', 'out-of-range'],
-    ['1.5e4094', 'unbounded', '15' + '0'.repeat(4093)],
-    ['1e99999999999999999', 'unbounded', 'out-of-range'],
-    ['1e-99999999999999999', 'unbounded', 'not-whole'],
-    ['-2.55e1', 'int64', 'not-whole'],
-    ['-2.50e2', 'int64', '-250'],
-    ['0.0e5', 'int64', '0'],
-    ['-0e0', 'int64', '0'],
-    ['00.0', 'int64', 'not-whole'],
-  ];
+/** [literal, range, expected]: `toIntegerLiteral`'s answer. */
+const ROWS: readonly (readonly [string, IntegerRange, string])[] = [
+  ['9007199254740991', 'safe', '9007199254740991'],
+  ['9007199254740991.0', 'safe', '9007199254740991'],
+  ['9007199254740992.0', 'safe', 'out-of-range'],
+  ['9007199254740992', 'safe', 'out-of-range'],
+  ['-9007199254740991.0', 'safe', '-9007199254740991'],
+  ['-9007199254740992.0', 'safe', 'out-of-range'],
+  ['9.007199254740991e15', 'safe', '9007199254740991'],
+  ['9.007199254740992e15', 'safe', 'out-of-range'],
+  ['9e15', 'safe', '9000000000000000'],
+  ['1e16', 'safe', 'out-of-range'],
+  ['9999999999999999.0', 'safe', 'out-of-range'],
+  ['999999999999999.0', 'safe', '999999999999999'],
+  ['-999999999999999.0', 'safe', '-999999999999999'],
+  ['-9999999999999999.0', 'safe', 'out-of-range'],
+  ['9223372036854775807.0', 'int64', '9223372036854775807'],
+  ['9223372036854775808.0', 'int64', 'out-of-range'],
+  ['-9223372036854775808.0', 'int64', '-9223372036854775808'],
+  ['-9223372036854775809.0', 'int64', 'out-of-range'],
+  ['9.223372036854775807e18', 'int64', '9223372036854775807'],
+  ['9.223372036854775808e18', 'int64', 'out-of-range'],
+  ['-9.223372036854775808e18', 'int64', '-9223372036854775808'],
+  ['9.2e18', 'int64', '9200000000000000000'],
+  ['9.3e18', 'int64', 'out-of-range'],
+  ['1e18', 'int64', '1000000000000000000'],
+  ['1e19', 'int64', 'out-of-range'],
+  ['10e17', 'int64', '1000000000000000000'],
+  ['0.1e19', 'int64', '1000000000000000000'],
+  ['1e4095', 'unbounded', '1' + '0'.repeat(4095)],
+  ['1e4096', 'unbounded', 'out-of-range'],
+  ['1.5e4094', 'unbounded', '15' + '0'.repeat(4093)],
+  ['1e99999999999999999', 'unbounded', 'out-of-range'],
+  ['1e-99999999999999999', 'unbounded', 'not-whole'],
+  ['-2.55e1', 'int64', 'not-whole'],
+  ['-2.50e2', 'int64', '-250'],
+  ['0.0e5', 'int64', '0'],
+  ['-0e0', 'int64', '0'],
+  ['00.0', 'int64', 'not-whole'],
+];
 
+/** Texts that are no JSON number. */
+const NOT_JSON = ['abc', '', '1.', '.5', '+1', '1e', '--1', '0x10'];
+
+describe('toIntegerLiteral and restoreInteger under each range', () => {
   test.each(ROWS)('%s under %s: %s', (literal, range, expected) => {
     expect(toIntegerLiteral(literal, range)).toBe(expected);
     // restoreInteger: the same, but a literal already canonical is kept whatever its size.
@@ -84,7 +91,8 @@ describe('toIntegerLiteral and restoreInteger under each range', () => {
     expect(toIntegerLiteral(`${digits}.0e5`, 'unbounded')).toBe('out-of-range');
   });
 
-  test.each(['abc', '', '1.', '.5', '+1', '1e', '--1', '0x10'])('%j is no JSON number: not-whole', (text) => {
+  test.each(NOT_JSON)('%j is no JSON number: not-whole', (text) => {
+    expect(isJsonNumberLiteral(text)).toBe(false);
     expect(toIntegerLiteral(text, 'unbounded')).toBe('not-whole');
   });
 
@@ -146,5 +154,33 @@ describe('an exponent written with leading zeros', () => {
   test('sixteen significant exponent digits are past every range, never a wrong finite value', () => {
     expect(restoreInteger('1e0000000000000000000001000000000000000', 'unbounded')).toBe('out-of-range');
     expect(restoreInteger('1e-1000000000000000', 'unbounded')).toBe('not-whole');
+  });
+});
+
+// The number grammar's patterns and the range limits are module constants: the rows above are read
+// again on a module imported afresh, so that a changed constant is seen.
+describe('the same rows on a fresh import', () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+  const load = (): Promise<typeof import('../src/json/numbers.js')> => import('../src/json/numbers.js');
+
+  test('isWholeLiteral', async () => {
+    const fresh = await load();
+    for (const [literal, whole] of WHOLE) expect(fresh.isWholeLiteral(literal), literal).toBe(whole);
+  });
+
+  test('toIntegerLiteral and restoreInteger under each range, and a canonical integer past every range kept', async () => {
+    const fresh = await load();
+    for (const [literal, range, expected] of ROWS) expect(fresh.toIntegerLiteral(literal, range), `${literal} ${range}`).toBe(expected);
+    const literal = '123456789012345678901234567890';
+    expect(fresh.restoreInteger(literal, 'int64')).toBe(literal);
+    expect(fresh.restoreInteger(`-${literal}`, 'safe')).toBe(`-${literal}`);
+  });
+
+  test('isJsonNumberLiteral: every part of the grammar', async () => {
+    const fresh = await load();
+    for (const text of ['0', '12', '-12', '1.25', '-0.5', '1e5', '1E+2', '1e-5', '12.50e-10']) expect(fresh.isJsonNumberLiteral(text), text).toBe(true);
+    for (const text of [...NOT_JSON, '5x', 'x5', '01', '1.e5', '1e+']) expect(fresh.isJsonNumberLiteral(text), text).toBe(false);
   });
 });

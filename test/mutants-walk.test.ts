@@ -3,9 +3,10 @@
  * numbers at integer positions with and without lenient rules, positions that also take
  * fractions, containers no schema accepts, allowed values in the message, conversions nested at a
  * path, and arguments that contain themselves. Each row carries the value, changes and refusals
- * it must give.
+ * it must give; the rows with a refusal are read again on a package imported afresh, since the
+ * words of each reason are a module constant.
  */
-import { describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { coerceArgs, parseArgs, stringifyArgs, type CoerceOptions } from '../src/index.js';
 import { deepFreeze } from './_helpers/fixtures.js';
 
@@ -126,6 +127,35 @@ const ROWS: readonly Row[] = [
     refusals: [],
   },
   {
+    name: 'lenient: a fraction where an integer or an array of numbers is taken is not refused as not whole: it is wrapped',
+    input: '{"n":5.5}', schema: integerAt({ type: ['integer', 'array'], items: { type: 'number' } }), options: { lenient: true }, expected: '{"n":[5.5]}',
+    changes: [{ path: '/n', from: '5.5', to: '[5.5]', rule: 'wrap-in-array' }], refusals: [],
+  },
+  {
+    name: 'lenient: an array of two scalars, where one scalar alone is accepted too, is walked as an array: only a one-element array may be read as its element',
+    input: '{"n":["5","6"]}', schema: integerAt({ anyOf: [{ type: 'integer' }, { type: 'array', items: { type: 'integer' } }] }), options: { lenient: true }, expected: '{"n":[5,6]}',
+    changes: [{ path: '/n/0', from: '"5"', to: '5', rule: 'string-to-integer' }, { path: '/n/1', from: '"6"', to: '6', rule: 'string-to-integer' }], refusals: [],
+  },
+  {
+    name: 'lenient: a string wrapped as the item of an array whose items have no type is read as at any untyped position (left as it is there too)',
+    input: '{"n":"a<|\\"|>b","m":"a<|\\"|>b"}', schema: { type: 'object', properties: { n: { type: 'array', items: {} }, m: {} } }, options: { lenient: true },
+    expected: '{"n":["a<|\\"|>b"],"m":"a<|\\"|>b"}', changes: [{ path: '/n', from: '"a<|\\"|>b"', to: '["a<|\\"|>b"]', rule: 'wrap-in-array' }], refusals: [],
+  },
+  {
+    name: 'lenient: a string item of an array holds no parameters of an object, even where the array\'s schema also declares the name its tag gives',
+    input: '{"n":["<parameter name=\\"b\\">x"]}', schema: integerAt({ type: ['array', 'object'], properties: { b: { type: 'string' } }, items: { type: 'string' } }),
+    options: { lenient: true }, expected: '{"n":["<parameter name=\\"b\\">x"]}', changes: [], refusals: [],
+  },
+  {
+    name: 'lenient: parameters ran together into a string: refused, naming the types its own key accepts',
+    input: '{"text":"a<parameter name=\\"b\\">x"}', schema: { type: 'object', properties: { text: { type: 'string' }, b: { type: 'integer' } } }, options: { lenient: true },
+    expected: '{"text":"a<parameter name=\\"b\\">x"}', changes: [],
+    refusals: [{
+      path: '/text', reason: 'ambiguous', expected: ['string'],
+      message: '"a<parameter name=\\"b\\">x" at /text was left as it is: it holds the tool-call markup of the parameter b (<parameter name="b">), which the arguments lack: the call\'s parameters ran together into this string; send b as an argument of its own, and this string alone',
+    }],
+  },
+  {
     name: 'a position with no work is left alone, whatever it holds',
     input: '{"free":{"x":5.0},"n":5.0}', schema: { properties: { free: {}, n: { type: 'integer' } } }, options: { lenient: true }, expected: '{"free":{"x":5.0},"n":5}',
     changes: [{ path: '/n', from: '5.0', to: '5', rule: 'integer-literal' }], refusals: [],
@@ -165,6 +195,47 @@ describe('plain numbers at integer positions', () => {
     expect(coerceArgs({ n: 5.5 }, integerAt({ type: ['integer', 'number'] })).refusals).toEqual([]);
     expect(coerceArgs({ n: 5.5 }, integerAt({ type: 'string' })).refusals).toEqual([]);
     expect(coerceArgs({ n: '5.5' }, integerAt({ type: 'integer' })).refusals).toEqual([]);
+  });
+});
+
+describe('a refusal names the competing readings only when there are some', () => {
+  test('a refusal of one reason has no readings key; an ambiguous one of the gate has its readings', () => {
+    const schema = { type: 'object', properties: { n: { type: 'integer' }, m: { type: ['integer', 'boolean'] } } };
+    const [plain, ambiguous] = coerceArgs(parseArgs('{"n":"x","m":"1"}'), schema, { lenient: true }).refusals;
+    expect(plain).toMatchObject({ path: '/n', reason: 'unconvertible' });
+    expect(Object.keys(plain!)).toEqual(['path', 'value', 'reason', 'expected', 'message']);
+    expect(ambiguous).toMatchObject({ path: '/m', reason: 'ambiguous' });
+    expect(Object.keys(ambiguous!)).toEqual(['path', 'value', 'reason', 'expected', 'message', 'readings']);
+  });
+});
+
+/** A cycle deeper than the watch depth: its root, and the path where it repeats. */
+function deepCycle(): { root: Record<string, unknown>; path: string } {
+  const root: Record<string, unknown> = { n: 1 };
+  let at = root;
+  for (let i = 0; i < 300; i++) at = at['a'] = {};
+  at['a'] = root;
+  return { root, path: '/a'.repeat(301) };
+}
+
+// The words of each reason are a module constant of the walk: each row with a refusal is read
+// again on a package imported afresh, so that a changed constant is seen.
+describe('the refusal words of each reason, on a fresh import', () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+
+  test.each(ROWS.filter(({ refusals }) => refusals.length > 0))('$name', async ({ input, schema, options, refusals }) => {
+    const fresh = await import('../src/index.js');
+    const result = fresh.coerceArgs(fresh.parseArgs(input), schema, options);
+    expect(result.refusals.map(({ path, reason, expected: allowed, message }) => ({ path, reason, expected: allowed, message }))).toEqual(refusals);
+  });
+
+  test('a cycle', async () => {
+    const fresh = await import('../src/index.js');
+    const { root, path } = deepCycle();
+    const [refusal] = fresh.coerceArgs(root, { type: 'object', properties: { a: { $ref: '#' }, n: { type: 'integer' } } }).refusals;
+    expect(refusal!.message.endsWith(`at ${path} was left as it is: the arguments contain themselves; expected object`)).toBe(true);
   });
 });
 

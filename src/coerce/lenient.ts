@@ -148,14 +148,15 @@ function parsedJsonText(text: string, node: PlanNode, context: LenientContext): 
 }
 
 /**
- * A scalar where an array is accepted becomes `[scalar]`, when its element is then not refused.
+ * A scalar where an array is accepted becomes `[scalar]`, when its element is then not refused
+ * (and never where no element is: `items: false`).
  * A string holding a list separator between two pieces of text (a comma or semicolon of any
  * script, a tab or a line break: `separators.ts`) is also a list split at it: both readings go to
  * the gate, and the split, which no rule writes, makes the value refused `ambiguous` (`"note,task"`
  * may be two values or one with a comma in it, so the model is asked for a real array).
  */
 function wrapInArray(value: unknown, node: PlanNode, rules: Rules, context: LenientContext, propose: Propose, trimmed?: string): void {
-  if (!rules.arrays || (node.accept & TYPE_BITS.array) === 0) return;
+  if (!rules.arrays || (node.accept & TYPE_BITS.array) === 0 || node.forbidsItem(0)) return;
   const inner = nestItem(value, node, context);
   propose(inner.value, 'wrap-in-array', inner);
   if (trimmed !== undefined && holdsSeparator(trimmed)) propose(splitList(trimmed), 'list-split');

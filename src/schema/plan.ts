@@ -163,11 +163,24 @@ export class PlanNode {
     return (tuple[index] ??= this.itemNode(index));
   }
 
+  /**
+   * True when no value may be the array element at `index` here (`items: false`, a `false` in
+   * `prefixItems`), which `item` does not tell from an element no schema constrains: both are `null`.
+   */
+  forbidsItem(index: number): boolean {
+    return this.itemAccept(index) === 0;
+  }
+
   private itemNode(index: number): PlanNode | null {
     const entries = this.members.map((member) => itemSchema(member, index));
+    return this.compiler.node(entries, this.itemAccept(index));
+  }
+
+  /** The JSON types every schema this position was reached by lets through at array element `index`. */
+  private itemAccept(index: number): number {
     let accept = ALL_TYPES;
     for (const entry of this.entries) accept &= this.compiler.types.atItem(entry, index);
-    return this.compiler.node(entries, accept);
+    return accept;
   }
 }
 
