@@ -39,7 +39,7 @@ class CharTest {
   private readonly others = new Map<number, boolean>();
 
   constructor(node: { readonly code?: number; readonly source?: string }, flags: string) {
-    this.code = node.code ?? -1;
+    this.code = node.code ?? NaN; // only a literal's is read, and a literal always has one
     this.native = node.source === undefined ? null : new RegExp(`^(?:${node.source})$`, flags);
   }
 
@@ -60,7 +60,7 @@ class Program {
   readonly op: number[] = [];
   readonly a: number[] = [];
   readonly b: number[] = [];
-  start = -1;
+  start!: number; // set by `program()` once its states are emitted
   constructor(readonly backward: boolean) {}
 }
 
@@ -71,7 +71,8 @@ interface Look {
 
 /** A pattern compiled for linear-time matching. */
 export class PatternMachine {
-  private readonly unicode: boolean;
+  /** @internal The `u` flag: a run reads code points rather than UTF-16 units. */
+  readonly unicode: boolean;
   private readonly chars: CharTest[] = [];
   private readonly looks: Look[] = [];
   private readonly main: Program;
@@ -96,9 +97,8 @@ export class PatternMachine {
 
   /** True when the pattern matches somewhere in `text`; `undefined` when that takes more than `stepBound(text)` state visits. */
   test(text: string): boolean | undefined {
-    const run = new Run(this, text);
     try {
-      return run.sweep(this.main, this.anchored, null);
+      return new Run(this, text).sweep(this.main, this.anchored, null);
     } catch (error) {
       if (error === BUDGET) return undefined;
       throw error;
@@ -112,14 +112,6 @@ export class PatternMachine {
 
   look(index: number): Look {
     return this.looks[index]!;
-  }
-
-  get lookCount(): number {
-    return this.looks.length;
-  }
-
-  get isUnicode(): boolean {
-    return this.unicode;
   }
 
   private program(node: PatternNode, backward: boolean, flags: string): Program {
@@ -171,7 +163,8 @@ export class PatternMachine {
     if (min > MAX_STATES || (max !== Infinity && max > MAX_STATES)) throw new UnsupportedPattern(`it repeats a group more than ${MAX_STATES} times`);
     let chain = next;
     if (max === Infinity) {
-      chain = this.add(program, SPLIT, -1, next);
+      // The loop's body is emitted once its entry exists, and then set as the split's first way.
+      chain = this.add(program, SPLIT, next, next);
       program.a[chain] = this.emit(program, body, chain, flags);
     } else {
       for (let k = min; k < max; k++) chain = this.add(program, SPLIT, this.emit(program, body, chain, flags), next);
@@ -202,7 +195,7 @@ class StateCache {
 
   /** The set with this content: the one kept, or a new one (kept while there is room). */
   intern(list: readonly number[], matched: boolean): StateSet {
-    const key = (matched ? '+' : '-') + list.join(',');
+    const key = `${matched}${list.join(',')}`;
     let set = this.sets.get(key);
     if (set === undefined) {
       set = { list, matched, next: new Map() };
@@ -232,15 +225,11 @@ const BUDGET: unique symbol = Symbol('budget');
 class Run {
   private steps = 0;
   private readonly bound: number;
-  private readonly tables: (Uint8Array | undefined)[];
-  private readonly machine: PatternMachine;
-  private readonly text: string;
+  /** Each lookaround's answers at every position, worked out when first asked. */
+  private readonly tables: (Uint8Array | undefined)[] = [];
 
-  constructor(machine: PatternMachine, text: string) {
-    this.machine = machine;
-    this.text = text;
+  constructor(private readonly machine: PatternMachine, private readonly text: string) {
     this.bound = stepBound(text);
-    this.tables = new Array(machine.lookCount);
   }
 
   /**
@@ -250,7 +239,7 @@ class Run {
    */
   sweep(program: Program, anchored: boolean, table: Uint8Array | null): boolean {
     const { text } = this;
-    const unicode = this.machine.isUnicode;
+    const { unicode } = this.machine;
     const { backward } = program;
     const marks = new Int32Array(program.op.length).fill(-1);
     const cache = table === null ? this.machine.cache : null;
@@ -324,10 +313,10 @@ class Run {
   }
 }
 
-/** The character that ends at `position` (a code point when `unicode` and a surrogate pair ends there). */
+/** The character that ends at `position` (a code point when `unicode` and a surrogate pair ends there; at 1, `high` is NaN). */
 function codeBefore(text: string, position: number, unicode: boolean): number {
   const low = text.charCodeAt(position - 1);
-  if (unicode && low >= 0xdc00 && low <= 0xdfff && position >= 2) {
+  if (unicode && low >= 0xdc00 && low <= 0xdfff) {
     const high = text.charCodeAt(position - 2);
     if (high >= 0xd800 && high <= 0xdbff) return (high - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
   }
