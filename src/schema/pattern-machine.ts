@@ -47,8 +47,10 @@ class CharTest {
     if (this.native === null) return code === this.code;
     if (code < 128 && this.ascii[code] !== 0) return this.ascii[code] === 1;
     const known = this.others.get(code);
+    // Stryker disable next-line ConditionalExpression: the memo not read (`→ false`) asks the native expression again, which gives the same answer (test/mutation-equivalents.md); `→ true` is killed, and hidden with it
     if (known !== undefined) return known;
     const result = this.native.test(unicode ? String.fromCodePoint(code) : String.fromCharCode(code));
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: `→ false` and `<= 128` only move where the ASCII answers are kept (an `Int8Array` ignores a write past its end; the map stays bounded) (test/mutation-equivalents.md); `→ true` and `>= 128`, which keep no other answer, are killed, and hidden with it
     if (code < 128) this.ascii[code] = result ? 1 : 2;
     else if (this.others.size < 4096) this.others.set(code, result);
     return result;
@@ -74,6 +76,7 @@ export class PatternMachine {
   /** @internal The `u` flag: a run reads code points rather than UTF-16 units. */
   readonly unicode: boolean;
   private readonly chars: CharTest[] = [];
+  // Stryker disable next-line ArrayDeclaration: a lookaround's index is always taken as `length - 1` right after a push, so a first entry is never read (test/mutation-equivalents.md)
   private readonly looks: Look[] = [];
   private readonly main: Program;
   /** The pattern can match only at the start of the text (every alternative begins with `^`). */
@@ -99,7 +102,9 @@ export class PatternMachine {
   test(text: string): boolean | undefined {
     try {
       return new Run(this, text).sweep(this.main, this.anchored, null);
+    // Stryker disable next-line BlockStatement: a run throws nothing but `BUDGET`, so a catch that answers `undefined` for anything is the same (test/mutation-equivalents.md)
     } catch (error) {
+      // Stryker disable next-line ConditionalExpression: a run throws nothing but `BUDGET` (test/mutation-equivalents.md); `→ false` is killed, and hidden with it
       if (error === BUDGET) return undefined;
       throw error;
     }
@@ -329,6 +334,7 @@ function isWordUnit(text: string, index: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
 }
 
+// Stryker disable BlockStatement,ConditionalExpression,EqualityOperator,StringLiteral: this answering false more often only turns the anchored shortcut off: `^` never holds past the start (test/mutation-equivalents.md); the killed ones are hidden with it
 /** True when every way through `node` begins with `^`. */
 function startsAnchored(node: PatternNode): boolean {
   if (node.kind === 'assert') return node.what === '^';
@@ -336,3 +342,4 @@ function startsAnchored(node: PatternNode): boolean {
   if (node.kind === 'alt') return node.options.every(startsAnchored);
   return false;
 }
+// Stryker restore BlockStatement,ConditionalExpression,EqualityOperator,StringLiteral
