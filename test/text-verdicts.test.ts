@@ -10,8 +10,6 @@ import { loadFixtures, type FixtureCase } from './_helpers/fixtures.js';
 // with) against the pipeline's: for every text the text path reads to its end, the same changes and
 // refusals, value for value, and the same output as `coerceArgsJson`.
 
-type Verdict = Change | Refusal;
-
 /** The text path's edits and verdicts of `text`, collected; `undefined` when it hands the text on. */
 function collect(text: string, schema: unknown, options?: CoerceOptions, builder: TextEditsBuilder | true = true) {
   const changes: Change[] = [];
@@ -19,9 +17,6 @@ function collect(text: string, schema: unknown, options?: CoerceOptions, builder
   const edits = coerceTextVerdicts(text, schema, options, builder, { change: (change) => changes.push(change), refusal: (refusal) => refusals.push(refusal) });
   return edits === undefined ? undefined : { edits, changes, refusals };
 }
-/** Verdicts by path, stably: the object model lists an object's integer-like keys first, the text path in the text's order. */
-const byPath = <T extends Verdict>(list: readonly T[]): T[] => [...list].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-
 /**
  * How the text path's verdicts of `text` differ from `prepareToolCall`'s and its output from
  * `coerceArgsJson`'s: `''` when they agree, `undefined` when the text path hands the text on.
@@ -31,8 +26,9 @@ function difference(text: string, schema: unknown, options: CoerceOptions): stri
   const verdicts = collect(text, schema, options);
   if (verdicts === undefined) return undefined;
   const call = prepareToolCall(text, schema, options);
-  const mine = stringifyArgs([byPath(verdicts.changes), byPath(verdicts.refusals), applyTextEdits(text, verdicts.edits)]);
-  const theirs = stringifyArgs([byPath(call.changes), byPath(call.refusals), coerceArgsJson(text, schema, options)]);
+  // In order: `--fail-on-refusal` names the first refusal.
+  const mine = stringifyArgs([verdicts.changes, verdicts.refusals, applyTextEdits(text, verdicts.edits)]);
+  const theirs = stringifyArgs([call.changes, call.refusals, coerceArgsJson(text, schema, options)]);
   return mine === theirs ? '' : `text path ${mine}\npipeline  ${theirs}`;
 }
 
@@ -97,6 +93,26 @@ describe('paths', () => {
 
   test('a root scalar is at the root', () => {
     expect(collect(' 5.0 ', { type: 'integer' })!.changes.map((c) => c.path)).toEqual(['']);
+  });
+});
+
+describe("the object model's order", () => {
+  // An object lists its integer-like keys first, ascending: the text path reads on while the keys
+  // holding verdicts come in that order, and hands the text on when they do not.
+  const map = { additionalProperties: { type: 'integer' } };
+  const nested = { additionalProperties: map };
+  test.each([
+    ['{"0":2.5,"b":1.5}', map, true],
+    ['{"b":1.5,"0":2}', map, true],
+    ['{"1":1.5,"4294967294":2.5,"4294967295":3.5,"01":4.5}', map, true],
+    ['{"b":1.5,"0":2.5}', map, false],
+    ['{"2":1.5,"1":2.5}', map, false],
+    ['{"4294967295":1.5,"4294967294":2.5}', map, false],
+    ['{"b":{"x":1.5},"1":{"y":2.5}}', nested, false],
+    ['{"b":{"x":1.5},"a":{"1":2.5,"0":3}}', nested, true],
+    ['{"a":{"b":1.5,"1":2.5}}', nested, false],
+  ])('%s', (text, schema, read) => {
+    expect(difference(text, schema, {})).toBe(read ? '' : undefined);
   });
 });
 

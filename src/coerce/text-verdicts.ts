@@ -25,7 +25,7 @@ import { Coercion } from './walk.js';
 /** Both number bits: a position that accepts any number, whole or not. */
 const NUMBERS = TYPE_BITS.integer | TYPE_BITS.number;
 
-/** Where the text path's verdicts go, one by one, in the text's order; without `change`, no change is made into one. */
+/** Where the text path's verdicts go, one by one, in the object path's order; without `change`, no change is made into one. */
 export interface VerdictSink {
   change?(change: Change): void;
   refusal(refusal: Refusal): void;
@@ -34,16 +34,17 @@ export interface VerdictSink {
 /**
  * Coerces JSON `text` on the text path as `coerceArgsJsonEdits` does, handing each verdict to
  * `sink` as it is made: the changes and refusals `coerceArgs` gives for the value the text holds,
- * in the text's order (where the object model lists an object's integer-like keys first). None is
+ * in its order, which is the text's while an object's keys holding verdicts come as the object
+ * model lists them (its integer-like keys first, ascending). None is
  * kept here, so a text of millions of rewritten literals costs what the sink keeps of them.
  *
  * @param options - As `coerceArgsJsonEdits` takes them (the lenient rules resolved here).
  * @param builder - Where the edits go as they are found (see `coerceArgsJsonEdits`).
  * @returns The edits (`builder.build()` when a builder is given); `undefined` when only the
  *   object path can give the verdicts: text that is not JSON (or that syntax repair reads), a
- *   repeated key, a shape rule that may apply, a verdict that needs the value of a container, a
- *   schema whose reading throws. What went to `builder` and `sink` is then void, and the caller
- *   takes that path.
+ *   repeated key, a shape rule that may apply, a verdict that needs the value of a container,
+ *   verdicts under an integer-like key after others in their object, a schema whose reading
+ *   throws. What went to `builder` and `sink` is then void, and the caller takes that path.
  */
 export function coerceTextVerdicts(text: string, schema: unknown, options: CoerceOptions | undefined, builder: TextEditsBuilder | true, sink: VerdictSink): TextEdits | undefined {
   const range = rangeOf(options?.integerRange);
@@ -79,6 +80,11 @@ class VerdictRewriter extends LiteralRewriter {
   private readonly sink: VerdictSink;
   /** How many tokens the path holds: the open containers' depth once one has a key or an item, one less before. */
   private tokens = 0;
+  /** How many verdicts were made so far. */
+  private made = 0;
+  /** Per open object: the verdicts made before its current key's value, and the order of its keys holding verdicts (see `ordered`). */
+  private readonly before: number[] = [];
+  private readonly order: number[] = [];
 
   constructor(verdicts: Coercion, sink: VerdictSink) {
     super();
@@ -93,12 +99,17 @@ class VerdictRewriter extends LiteralRewriter {
 
   override open(isArray: boolean): void {
     super.open(isArray);
-    const node = this.nodes[this.nodes.length - 1]!;
+    const depth = this.nodes.length;
+    this.order[depth - 1] = NO_KEY;
+    const node = this.nodes[depth - 1]!;
     // A container no applicable schema accepts is refused with its value: the object path has it.
     if (node !== null && this.rules !== null && !accepts(node.accept, isArray ? [] : {})) this.handOff = true;
   }
 
   override key(key: string): void {
+    const depth = this.nodes.length;
+    if (this.tokens === depth) this.ordered(depth - 1);
+    this.before[depth - 1] = this.made;
     this.step(key);
     super.key(key);
     // A root key the tool does not declare may be an envelope's, refused with the whole value (`envelopeRefusal`).
@@ -107,7 +118,9 @@ class VerdictRewriter extends LiteralRewriter {
   }
 
   override close(): void {
-    if (this.tokens === this.nodes.length) {
+    const depth = this.nodes.length;
+    if (this.tokens === depth && this.counts[depth - 1] === -1) this.ordered(depth - 1);
+    if (this.tokens === depth) {
       this.verdicts.path.pop();
       this.tokens--;
     }
@@ -136,6 +149,7 @@ class VerdictRewriter extends LiteralRewriter {
     super.decideSpan(value, node, start, end);
     // Handed on as they are made: the coercion keeps none.
     const { changes, refusals } = this.verdicts;
+    this.made += changes.length + refusals.length;
     if (this.sink.change !== undefined) for (const change of changes) this.sink.change(change);
     for (const refusal of refusals) this.sink.refusal(refusal);
     changes.length = 0;
@@ -149,6 +163,20 @@ class VerdictRewriter extends LiteralRewriter {
     return super.valueNode();
   }
 
+  /**
+   * The object at `depth` leaves the value of its current key: when verdicts were made in it, that
+   * key must come after the others holding verdicts in the object model's order (integer-like keys
+   * first, ascending, then the others as they came), or the text is handed on.
+   */
+  private ordered(depth: number): void {
+    if (this.made === this.before[depth]) return;
+    const index = arrayIndex(this.verdicts.path.last() as string);
+    const order = this.order[depth]!;
+    if (index === -1) this.order[depth] = OTHER_KEY;
+    else if (order === OTHER_KEY || index <= order) this.handOff = true;
+    else this.order[depth] = index;
+  }
+
   /** The path at the key or item `token` of the innermost open container. */
   private step(token: string | number): void {
     const depth = this.nodes.length;
@@ -156,6 +184,17 @@ class VerdictRewriter extends LiteralRewriter {
     else this.tokens = depth;
     this.verdicts.path.push(token);
   }
+}
+
+/** An object's order (see `VerdictRewriter.ordered`): no key holding verdicts yet, or one that is no integer-like key; else the last integer-like key's index. */
+const NO_KEY = -1;
+const OTHER_KEY = -2;
+
+/** The index an integer-like key stands for, which the object model lists first (from 0 to 2^32 − 2, written as JavaScript writes it); -1 for any other key. */
+function arrayIndex(key: string): number {
+  if (!/^(?:0|[1-9]\d{0,9})$/.test(key)) return -1;
+  const index = Number(key);
+  return index <= 0xfffffffe ? index : -1;
 }
 
 /** A coercion that records no change: a caller asking only whether a value was refused makes none of the millions a text may hold. */
