@@ -147,6 +147,9 @@ function parsedJsonText(text: string, node: PlanNode, context: LenientContext): 
   return inner.refusals.length === 0 ? inner : undefined;
 }
 
+/** The scalars being wrapped (`wrapInArray`), each with the node it is wrapped at, outermost first. */
+const wrapping: [PlanNode, unknown][] = [];
+
 /**
  * A scalar where an array is accepted becomes `[scalar]`, when its element is then not refused
  * (and never where no element is: `items: false`).
@@ -157,7 +160,15 @@ function parsedJsonText(text: string, node: PlanNode, context: LenientContext): 
  */
 function wrapInArray(value: unknown, node: PlanNode, rules: Rules, context: LenientContext, propose: Propose, trimmed?: string): void {
   if (!rules.arrays || (node.accept & TYPE_BITS.array) === 0 || node.forbidsItem(0)) return;
-  const inner = nestItem(value, node, context);
+  // The value wrapped again where it is being wrapped already (an array of itself, `items: {"$ref": "#"}`): no depth of arrays ends it.
+  if (wrapping.some(([at, held]) => at === node && held === value)) return;
+  wrapping.push([node, value]);
+  let inner: CoerceResult;
+  try {
+    inner = nestItem(value, node, context);
+  } finally {
+    wrapping.pop();
+  }
   propose(inner.value, 'wrap-in-array', inner);
   if (trimmed !== undefined && holdsSeparator(trimmed)) propose(splitList(trimmed), 'list-split');
 }
