@@ -33,10 +33,11 @@ module.exports = {
         'writes exact numbers with the number-literal helpers (src/adapters/mcp/wire.ts); the MCP client ' +
         'repairs tool results with src/report/tool-result.ts (src/adapters/mcp/results.ts), which the public ' +
         'entry that holds it, src/mcp.ts, cannot lend the adapter it also exports without a cycle; the CLI writes the spans the ' +
-        'text path rewrote into the text it read (src/adapters/cli/repair.ts and src/adapters/cli/write-edits.ts) and ' +
+        'text path rewrote into the text it read (src/adapters/cli/repair.ts and src/adapters/cli/write-edits.ts), ' +
+        'takes the verdicts of its one pass as they are made (src/adapters/cli/verdict-lines.ts, a VerdictSink) and ' +
         'names the subcommand nearest to a misspelled one with the edit distance of src/json/strings.ts ' +
         '(src/adapters/cli/command-line.ts).',
-      from: { path: '^src/adapters/', pathNot: '^src/adapters/(proxy/message|proxy/call-repair|proxy/result-repair|proxy/session|proxy/splice|mcp/wire|mcp/results|cli/repair|cli/write-edits|cli/command-line)[.]ts$' },
+      from: { path: '^src/adapters/', pathNot: '^src/adapters/(proxy/message|proxy/call-repair|proxy/result-repair|proxy/session|proxy/splice|mcp/wire|mcp/results|cli/repair|cli/write-edits|cli/verdict-lines|cli/command-line)[.]ts$' },
       to: { path: '^src/(json|schema|coerce|report)/' },
     },
     { name: 'not-to-unresolvable', severity: 'error', comment: 'Every import resolves.', from: {}, to: { couldNotResolve: true } },
