@@ -223,10 +223,24 @@ describe('envelope refusals: what each says', () => {
     expect(envelopeWhy({ recipient_name: 'functions.read_file', parameters: { path: 'a' } })).toMatch(/^they are a multi_tool_use\.parallel wrapper/);
   });
 
+  test("an engine's kept text under _raw_arguments (SGLang) is refused, saying to send the arguments again", () => {
+    expect(envelopeWhy({ _raw_arguments: '{"path": "a' })).toBe(
+      'they are the text a serving engine or framework could not parse as JSON, kept under "_raw_arguments" in place of the arguments (its text may be cut off or malformed); send the arguments again, as one complete JSON object',
+    );
+  });
+
+  test('each spelling of the kept-text key holding a string is refused; holding no string, or beside another key, it is not', () => {
+    for (const key of ['_raw_arguments', '__raw_arguments', '__raw_arguments__']) expect(envelopeWhy({ [key]: "{'path': 'a'}" }), key).toMatch(/^they are the text a serving engine/);
+    expect(envelopeWhy({ _raw_arguments: { path: 'a' } })).toBeUndefined();
+    expect(envelopeWhy({ _raw_arguments: 'x', id: '1' })).toBeUndefined();
+    expect(envelopeWhy({ raw_arguments: 'x' })).toBeUndefined();
+  });
+
   test('no refusal where the root declares one of the envelope keys', () => {
     const schema = { ...read, properties: { ...read.properties, read_file: { type: 'object' }, type: { type: 'string' } } };
     expect(envelopeWhy({ read_file: { path: 'a' } }, schema, 'read_file')).toBeUndefined();
     expect(envelopeWhy({ type: 'function', parameters: { path: 'a' } }, schema)).toBeUndefined();
+    expect(envelopeWhy({ _raw_arguments: 'x' }, { ...read, properties: { ...read.properties, _raw_arguments: { type: 'string' } } })).toBeUndefined();
   });
 });
 
