@@ -236,11 +236,40 @@ describe('envelope refusals: what each says', () => {
     expect(envelopeWhy({ raw_arguments: 'x' })).toBeUndefined();
   });
 
+  test('a wrapper key holding a string (DeepSeek V4 DSML) is refused, saying what it holds and what to send', () => {
+    expect(envelopeWhy({ arguments: 'ls -la /workspace' })).toBe(
+      'they are a wrapper ("arguments") holding a string, not an object of the tool\'s parameters; send the arguments alone, as one object with the tool\'s declared parameters as its keys',
+    );
+  });
+
+  test('each wrapper key holding no object is refused, naming what it holds; an echoed properties holding none is not', () => {
+    const held: readonly (readonly [unknown, string])[] = [
+      ['x', 'a string'],
+      [5, 'a number'],
+      [true, 'a boolean'],
+      [[1], 'an array'],
+      [null, 'null'],
+    ];
+    for (const key of ['arguments', 'parameters', 'input', 'args']) {
+      for (const [value, words] of held) expect(envelopeWhy({ [key]: value }), `${key} ${words}`).toContain(`wrapper (${JSON.stringify(key)}) holding ${words}, not an object`);
+    }
+    expect(envelopeWhy({ properties: 'x' })).toBeUndefined();
+    expect(envelopeWhy({ arguments: 'x', id: '1' })).toBeUndefined();
+  });
+
+  test('a wrapper holding a number read losslessly (5.0, a 20-digit integer) names a number', () => {
+    for (const text of ['{"arguments": 5.0}', '{"arguments": 12345678901234567890}']) {
+      const call = prepareToolCall(text, read, { lenient: true });
+      expect(call.refusals.map((refusal) => refusal.message).join(), text).toContain('holding a number, not an object');
+    }
+  });
+
   test('no refusal where the root declares one of the envelope keys', () => {
     const schema = { ...read, properties: { ...read.properties, read_file: { type: 'object' }, type: { type: 'string' } } };
     expect(envelopeWhy({ read_file: { path: 'a' } }, schema, 'read_file')).toBeUndefined();
     expect(envelopeWhy({ type: 'function', parameters: { path: 'a' } }, schema)).toBeUndefined();
     expect(envelopeWhy({ _raw_arguments: 'x' }, { ...read, properties: { ...read.properties, _raw_arguments: { type: 'string' } } })).toBeUndefined();
+    expect(envelopeWhy({ arguments: 'x' }, { ...read, properties: { ...read.properties, arguments: { type: 'string' } } })).toBeUndefined();
   });
 });
 
