@@ -39,6 +39,30 @@ describe('parameterTags: the parameter names a string names in tags', () => {
   });
 });
 
+describe("parameterTags: GLM's key tags", () => {
+  test('each <arg_key> name once, in order, after the Claude tags of the same string', async () => {
+    const { parameterTags } = await load();
+    expect(parameterTags('app.log</arg_value><arg_key>pattern</arg_key>\n<arg_value>error</arg_value><arg_key>start_line</arg_key><arg_value>1<arg_key>pattern</arg_key>')).toEqual(['pattern', 'start_line']);
+    expect(parameterTags('<arg_key>b</arg_key><parameter name="a">')).toEqual(['a', 'b']);
+  });
+
+  test('a key tag of one character and one of 200 are read; one of 201, an empty one or one holding a quote or a bracket is not', async () => {
+    const { parameterTags } = await load();
+    expect(parameterTags('<arg_key>n</arg_key>')).toEqual(['n']);
+    expect(parameterTags(`<arg_key>${'a'.repeat(200)}</arg_key>`)).toEqual(['a'.repeat(200)]);
+    expect(parameterTags(`<arg_key>${'a'.repeat(201)}</arg_key>`)).toEqual([]);
+    expect(parameterTags('<arg_key></arg_key>')).toEqual([]);
+    expect(parameterTags('<arg_key>a"b</arg_key><arg_key>a<b</arg_key>')).toEqual([]);
+  });
+
+  test('a key tag never closed, or only its closer, names nothing', async () => {
+    const { parameterTags } = await load();
+    expect(parameterTags('<arg_key>pattern')).toEqual([]);
+    expect(parameterTags('page</arg_key><arg_value>5')).toEqual([]);
+    expect(parameterTags('<arg_value>5</arg_value>')).toEqual([]);
+  });
+});
+
 describe('ranTogether: the refusal of parameters run together into a string', () => {
   test('one missing parameter: named in the singular, with its tag', async () => {
     const { ranTogether } = await load();
@@ -56,6 +80,20 @@ describe('ranTogether: the refusal of parameters run together into a string', ()
     expect(ranTogether('/a', 'v', ['narrative', 'verification'], ['string', 'null']).message).toBe(
       '"v" at /a was left as it is: it holds the tool-call markup of the parameters narrative, verification (<parameter name="narrative">, <parameter name="verification">), which the arguments lack: the call\'s parameters ran together into this string; send narrative, verification as arguments of their own, and this string alone',
     );
+  });
+});
+
+describe("ranTogether: GLM's key tags named as the string spells them", () => {
+  test('a name the string tags only in GLM grammar is named with its <arg_key> tag', async () => {
+    const { ranTogether } = await load();
+    expect(ranTogether('/file', 'a<arg_key>pattern</arg_key><arg_value>b', ['pattern'], ['string']).message).toBe(
+      '"a<arg_key>pattern</arg_key><arg_value>b" at /file was left as it is: it holds the tool-call markup of the parameter pattern (<arg_key>pattern</arg_key>), which the arguments lack: the call\'s parameters ran together into this string; send pattern as an argument of its own, and this string alone',
+    );
+  });
+
+  test('each name with the tag of its own grammar where a string holds both', async () => {
+    const { ranTogether } = await load();
+    expect(ranTogether('/a', '<parameter name="x">1<arg_key>y</arg_key>', ['x', 'y'], ['string']).message).toContain('(<parameter name="x">, <arg_key>y</arg_key>)');
   });
 });
 

@@ -223,10 +223,53 @@ describe('envelope refusals: what each says', () => {
     expect(envelopeWhy({ recipient_name: 'functions.read_file', parameters: { path: 'a' } })).toMatch(/^they are a multi_tool_use\.parallel wrapper/);
   });
 
+  test("an engine's kept text under _raw_arguments (SGLang) is refused, saying to send the arguments again", () => {
+    expect(envelopeWhy({ _raw_arguments: '{"path": "a' })).toBe(
+      'they are the text a serving engine or framework could not parse as JSON, kept under "_raw_arguments" in place of the arguments (its text may be cut off or malformed); send the arguments again, as one complete JSON object',
+    );
+  });
+
+  test('each spelling of the kept-text key holding a string is refused; holding no string, or beside another key, it is not', () => {
+    for (const key of ['_raw_arguments', '__raw_arguments', '__raw_arguments__']) expect(envelopeWhy({ [key]: "{'path': 'a'}" }), key).toMatch(/^they are the text a serving engine/);
+    expect(envelopeWhy({ _raw_arguments: { path: 'a' } })).toBeUndefined();
+    expect(envelopeWhy({ _raw_arguments: 'x', id: '1' })).toBeUndefined();
+    expect(envelopeWhy({ raw_arguments: 'x' })).toBeUndefined();
+  });
+
+  test('a wrapper key holding a string (DeepSeek V4 DSML) is refused, saying what it holds and what to send', () => {
+    expect(envelopeWhy({ arguments: 'ls -la /workspace' })).toBe(
+      'they are a wrapper ("arguments") holding a string, not an object of the tool\'s parameters; send the arguments alone, as one object with the tool\'s declared parameters as its keys',
+    );
+  });
+
+  test('each wrapper key holding no object is refused, naming what it holds; an echoed properties holding none is not', () => {
+    const held: readonly (readonly [unknown, string])[] = [
+      ['x', 'a string'],
+      [5, 'a number'],
+      [true, 'a boolean'],
+      [[1], 'an array'],
+      [null, 'null'],
+    ];
+    for (const key of ['arguments', 'parameters', 'input', 'args']) {
+      for (const [value, words] of held) expect(envelopeWhy({ [key]: value }), `${key} ${words}`).toContain(`wrapper (${JSON.stringify(key)}) holding ${words}, not an object`);
+    }
+    expect(envelopeWhy({ properties: 'x' })).toBeUndefined();
+    expect(envelopeWhy({ arguments: 'x', id: '1' })).toBeUndefined();
+  });
+
+  test('a wrapper holding a number read losslessly (5.0, a 20-digit integer) names a number', () => {
+    for (const text of ['{"arguments": 5.0}', '{"arguments": 12345678901234567890}']) {
+      const call = prepareToolCall(text, read, { lenient: true });
+      expect(call.refusals.map((refusal) => refusal.message).join(), text).toContain('holding a number, not an object');
+    }
+  });
+
   test('no refusal where the root declares one of the envelope keys', () => {
     const schema = { ...read, properties: { ...read.properties, read_file: { type: 'object' }, type: { type: 'string' } } };
     expect(envelopeWhy({ read_file: { path: 'a' } }, schema, 'read_file')).toBeUndefined();
     expect(envelopeWhy({ type: 'function', parameters: { path: 'a' } }, schema)).toBeUndefined();
+    expect(envelopeWhy({ _raw_arguments: 'x' }, { ...read, properties: { ...read.properties, _raw_arguments: { type: 'string' } } })).toBeUndefined();
+    expect(envelopeWhy({ arguments: 'x' }, { ...read, properties: { ...read.properties, arguments: { type: 'string' } } })).toBeUndefined();
   });
 });
 

@@ -5,7 +5,8 @@
  * whether the markup is the string's own content, cannot be known.
  *
  * - Parameters run together (Claude's tag grammar: a long string closed with the wrong tag swallows
- *   every parameter after it): the string holds `<parameter name="X">` where X is a parameter its
+ *   every parameter after it; GLM's, where an engine reads a value up to the last `</arg_value>`):
+ *   the string holds `<parameter name="X">` or `<arg_key>X</arg_key>` where X is a parameter its
  *   object declares and does not hold. A string that only mentions such markup (an XML document, a
  *   name the object holds or does not declare) is content, and left alone.
  * - Engine call tokens: Gemma 4's string delimiter `<|"|>`, Kimi K2's call tokens
@@ -18,6 +19,9 @@ import type { Refusal } from './types.js';
 /** A parameter's opening tag in Claude's tag grammar: `<parameter name="preset">`. */
 const PARAMETER_OPEN = /<parameter name="([^"<>]{1,200})">/g;
 
+/** A parameter's key tag in GLM's grammar (GLM 4.5 to 5, and formats modelled on it): `<arg_key>pattern</arg_key>`. */
+const ARG_KEY = /<arg_key>([^"<>]{1,200})<\/arg_key>/g;
+
 /** Tokens of an engine's call structure that no string of arguments holds, and whose they are. */
 const CALL_TOKENS: readonly (readonly [string, string])[] = [
   ['<|"|>', 'Gemma 4'],
@@ -27,12 +31,22 @@ const CALL_TOKENS: readonly (readonly [string, string])[] = [
   ['\uff5cDSML\uff5c', 'DeepSeek DSML'],
 ];
 
-/** The names of every `<parameter name="…">` tag in `text`, each once, in order (none without a `<parameter` in it). */
+/**
+ * The names of every `<parameter name="…">` and `<arg_key>…</arg_key>` tag in `text`, each once,
+ * Claude's tags first, each grammar's in order (none without either opening in it).
+ */
 export function parameterTags(text: string): string[] {
-  if (!text.includes('<parameter name="')) return [];
   const names = new Set<string>();
-  for (const match of text.matchAll(PARAMETER_OPEN)) names.add(match[1]!);
+  if (text.includes('<parameter name="')) for (const match of text.matchAll(PARAMETER_OPEN)) names.add(match[1]!);
+  if (text.includes('<arg_key>')) for (const match of text.matchAll(ARG_KEY)) names.add(match[1]!);
   return [...names];
+}
+
+/** The tag of `name` as `value` spells it: GLM's where it holds only that, Claude's otherwise. */
+function tagOf(value: string, name: string): string {
+  const claude = `<parameter name="${name}">`;
+  const glm = `<arg_key>${name}</arg_key>`;
+  return value.includes(glm) && !value.includes(claude) ? glm : claude;
 }
 
 /**
@@ -41,7 +55,7 @@ export function parameterTags(text: string): string[] {
  */
 export function ranTogether(path: string, value: string, missing: readonly string[], expected: readonly string[]): Refusal {
   const names = missing.join(', ');
-  const tags = missing.map((name) => `<parameter name="${name}">`).join(', ');
+  const tags = missing.map((name) => tagOf(value, name)).join(', ');
   const message = `${previewOf(value)} at ${path} was left as it is: it holds the tool-call markup of ${missing.length === 1 ? 'the parameter' : 'the parameters'} ${names} (${tags}), which the arguments lack: the call's parameters ran together into this string; send ${names} as ${missing.length === 1 ? 'an argument' : 'arguments'} of ${missing.length === 1 ? 'its' : 'their'} own, and this string alone`;
   return { path, value, reason: 'ambiguous', expected, message };
 }

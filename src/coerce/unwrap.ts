@@ -9,7 +9,7 @@
  * takes under those conditions (its key is undeclared at a root closed to other keys); the gate
  * sees both. Envelopes that are no such wrapper are refused by name (`envelopeRefusal`).
  */
-import { parseArgs } from '../json/lossless.js';
+import { isLosslessNumber, parseArgs } from '../json/lossless.js';
 import { isPlainObject } from '../json/objects.js';
 import type { PlanNode } from '../schema/plan.js';
 import type { Proposal } from './gate.js';
@@ -20,6 +20,12 @@ import type { Refusal } from './types.js';
 const WRAPPER_KEYS: readonly string[] = ['arguments', 'parameters', 'input', 'args'];
 /** The root keys of every envelope the rule reads: the wrappers' and the schema echo's. */
 export const ENVELOPE_KEYS: readonly string[] = [...WRAPPER_KEYS, 'properties'];
+
+/**
+ * The one key under which a serving engine or an agent framework puts argument text it could not
+ * parse as JSON, in place of the arguments (SGLang's `_raw_arguments`, and the frameworks' kin).
+ */
+const RAW_TEXT_KEYS: readonly string[] = ['_raw_arguments', '__raw_arguments', '__raw_arguments__'];
 
 /** The keywords a schema echoed around the arguments may hold beside `properties`. */
 const SCHEMA_KEYWORDS: readonly string[] = ['type', 'required', 'title', 'description', '$schema', 'additionalProperties'];
@@ -99,7 +105,10 @@ function objectText(text: string): unknown {
  * A refusal, at the root, of arguments sent in an envelope no rule reads, saying what to send
  * instead: keyed by the tool's own name (`{"read_file": {…}}`), a whole Llama call
  * (`{"type": "function", "name": …, "parameters": …}`), a `multi_tool_use.parallel` wrapper of
- * several calls, or a wrapper (or `properties` echo) holding a key the tool does not declare.
+ * several calls, a wrapper (or `properties` echo) holding a key the tool does not declare, or the
+ * text an engine could not parse kept under its own key (`{"_raw_arguments": "{\"cmd\": …"}`), or
+ * a wrapper key holding no object (`{"arguments": "ls -la"}`: which parameter the value is for is
+ * not known).
  * Only at a root closed to other keys that declares none of the envelope's keys; `undefined` otherwise.
  */
 export function envelopeRefusal(value: unknown, root: PlanNode, toolName: string | undefined): Refusal | undefined {
@@ -117,7 +126,19 @@ export function envelopeRefusal(value: unknown, root: PlanNode, toolName: string
     why = 'they are a whole tool call in an envelope ({"type": "function", …}); send only the arguments object, with the tool\'s declared parameters as its keys';
   } else if (keys.includes('tool_uses') || value['recipient_name'] !== undefined) {
     why = 'they are a multi_tool_use.parallel wrapper of several calls; call each tool on its own, each with its own arguments object';
+  } else if (keys.length === 1 && RAW_TEXT_KEYS.includes(keys[0]!) && typeof value[keys[0]!] === 'string') {
+    why = `they are the text a serving engine or framework could not parse as JSON, kept under ${JSON.stringify(keys[0])} in place of the arguments (its text may be cut off or malformed); send the arguments again, as one complete JSON object`;
+  } else if (keys.length === 1 && WRAPPER_KEYS.includes(keys[0]!) && !isPlainObject(value[keys[0]!])) {
+    why = `they are a wrapper (${JSON.stringify(keys[0])}) holding ${kindOf(value[keys[0]!])}, not an object of the tool's parameters; send the arguments alone, as one object with the tool's declared parameters as its keys`;
   }
   if (why === undefined) return undefined;
   return { path: '', value, reason: 'unconvertible', expected: ['object'], message: `${previewOf(value)} at the root was left as it is: ${why}` };
+}
+
+/** What a wrapper holds instead of an object, in words: `a string`, `an array`, `null`, `a number`. */
+function kindOf(held: unknown): string {
+  if (held === null) return 'null';
+  if (Array.isArray(held)) return 'an array';
+  if (isLosslessNumber(held)) return 'a number';
+  return typeof held === 'string' ? 'a string' : `a ${typeof held}`;
 }
