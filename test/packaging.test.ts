@@ -39,18 +39,22 @@ import { makeTempDir, removeTempDirs } from './_helpers/temp.js';
  * from 29,464 and 25,400 B to 32,369 and 28,272 B (+2,905 and +2,872 B): 32.5 and 28.5 KB.
  * The fourth wave (#42: a one-element array's second reading, parameters run together and engine
  * tokens inside strings refused, more engines named) took them from 32,430 and 28,321 B to 33,717
- * and 29,639 B (+1,287 and +1,318 B): 33.8 and 29.7 KB.
+ * and 29,639 B (+1,287 and +1,318 B): 33.8 and 29.7 KB. Measured 2026-12-04 at 5a8730d, the core at
+ * 34,153 and 30,090 B: MiniMax-M3's tag keys, GLM's `<arg_key>` tags inside strings, SGLang's
+ * `_raw_arguments` and the wrapper holding no object refused by name, and the guard against
+ * wrapping a value under an array of itself: 34.3 and 30.2 KB.
  */
-const CORE_BUDGET = 33_800;
-const TEXT_PATH_BUDGET = 29_700;
+const CORE_BUDGET = 34_300;
+const TEXT_PATH_BUDGET = 30_200;
 /**
  * Bytes of every CommonJS file of dist/, unminified: 154 KB when the core was first shared (182 KB
  * after the second wave of syntax repairs), 750 KB when each entry carried a copy of it. Measured
  * 2026-12-03 with tsup from a clean dist/: 235,701 B on main before issue #42 (past this budget
  * already), 250,534 B with it (+14,833 B); 261,802 B with `repairToolResult` and SDK v2 in
- * `schema-coerce/mcp` (#40): 265 KB; 269,674 B with the fourth wave of repairs (#42): 272 KB.
+ * `schema-coerce/mcp` (#40): 265 KB; 269,674 B with the fourth wave of repairs (#42): 272 KB;
+ * 272,494 B on 2026-12-04 (5a8730d) with the CLI's one-pass verdicts (#43) and the repairs above: 275 KB.
  */
-const CJS_BUDGET = 272_000;
+const CJS_BUDGET = 275_000;
 
 const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name);
 const run = (file: string, args: string[], cwd: string): string => execFileSync(file, args, { cwd, encoding: 'utf8', stdio: 'pipe' });
