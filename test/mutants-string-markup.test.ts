@@ -63,6 +63,29 @@ describe("parameterTags: GLM's key tags", () => {
   });
 });
 
+describe("parameterTags: Qwen3-Coder's parameter tags", () => {
+  test('each <parameter=X> name once, in order, after the Claude and GLM tags of the same string', async () => {
+    const { parameterTags } = await load();
+    expect(parameterTags('上海\n</parameter1>\n<parameter=date>\n2026\n</parameter>\n<parameter=days>\n3<parameter=date>')).toEqual(['date', 'days']);
+    expect(parameterTags('<parameter=c><arg_key>b</arg_key><parameter name="a">')).toEqual(['a', 'b', 'c']);
+  });
+
+  test('a name of one character and one of 200 are read; one of 201, an empty one, or one holding a quote, a bracket or a space is not', async () => {
+    const { parameterTags } = await load();
+    expect(parameterTags('<parameter=n>')).toEqual(['n']);
+    expect(parameterTags(`<parameter=${'a'.repeat(200)}>`)).toEqual(['a'.repeat(200)]);
+    expect(parameterTags(`<parameter=${'a'.repeat(201)}>`)).toEqual([]);
+    expect(parameterTags('<parameter=>')).toEqual([]);
+    expect(parameterTags('<parameter="a"><parameter=a<b><parameter=a b>')).toEqual([]);
+  });
+
+  test('an opening never closed, or only a closing tag, names nothing', async () => {
+    const { parameterTags } = await load();
+    expect(parameterTags('<parameter=date')).toEqual([]);
+    expect(parameterTags('上海\n</parameter>')).toEqual([]);
+  });
+});
+
 describe('ranTogether: the refusal of parameters run together into a string', () => {
   test('one missing parameter: named in the singular, with its tag', async () => {
     const { ranTogether } = await load();
@@ -94,6 +117,19 @@ describe("ranTogether: GLM's key tags named as the string spells them", () => {
   test('each name with the tag of its own grammar where a string holds both', async () => {
     const { ranTogether } = await load();
     expect(ranTogether('/a', '<parameter name="x">1<arg_key>y</arg_key>', ['x', 'y'], ['string']).message).toContain('(<parameter name="x">, <arg_key>y</arg_key>)');
+  });
+});
+
+describe("ranTogether: Qwen3-Coder's tags named as the string spells them", () => {
+  test('a name the string tags only in Qwen3-Coder grammar is named with its <parameter=X> tag', async () => {
+    const { ranTogether } = await load();
+    expect(ranTogether('/city', 'a\n<parameter=date>\nb', ['date'], ['string']).message).toContain('markup of the parameter date (<parameter=date>), which');
+  });
+
+  test("each name with the tag of its own grammar: Claude's first, then GLM's, then Qwen3-Coder's", async () => {
+    const { ranTogether } = await load();
+    const value = '<parameter=x><parameter name="x"><arg_key>y</arg_key><parameter=y><parameter=z>';
+    expect(ranTogether('/a', value, ['x', 'y', 'z'], ['string']).message).toContain('(<parameter name="x">, <arg_key>y</arg_key>, <parameter=z>)');
   });
 });
 

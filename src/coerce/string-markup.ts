@@ -5,9 +5,10 @@
  * whether the markup is the string's own content, cannot be known.
  *
  * - Parameters run together (Claude's tag grammar: a long string closed with the wrong tag swallows
- *   every parameter after it; GLM's, where an engine reads a value up to the last `</arg_value>`):
- *   the string holds `<parameter name="X">` or `<arg_key>X</arg_key>` where X is a parameter its
- *   object declares and does not hold. A string that only mentions such markup (an XML document, a
+ *   every parameter after it; GLM's, where an engine reads a value up to the last `</arg_value>`;
+ *   Qwen3-Coder's, where a malformed `</parameter>` lets the next parameter into the value): the
+ *   string holds `<parameter name="X">`, `<arg_key>X</arg_key>` or `<parameter=X>` where X is a
+ *   parameter its object declares and does not hold. A string that only mentions such markup (an XML document, a
  *   name the object holds or does not declare) is content, and left alone.
  * - Engine call tokens: Gemma 4's string delimiter `<|"|>`, Kimi K2's call tokens
  *   (`<|tool_call_argument_begin|>`), DeepSeek's DSML tags. End tokens (`<|im_end|>`) in a string
@@ -22,6 +23,9 @@ const PARAMETER_OPEN = /<parameter name="([^"<>]{1,200})">/g;
 /** A parameter's key tag in GLM's grammar (GLM 4.5 to 5, and formats modelled on it): `<arg_key>pattern</arg_key>`. */
 const ARG_KEY = /<arg_key>([^"<>]{1,200})<\/arg_key>/g;
 
+/** A parameter's opening tag in Qwen3-Coder's XML grammar: `<parameter=city>`. */
+const PARAMETER_EQUALS = /<parameter=([^"<>\s]{1,200})>/g;
+
 /** Tokens of an engine's call structure that no string of arguments holds, and whose they are. */
 const CALL_TOKENS: readonly (readonly [string, string])[] = [
   ['<|"|>', 'Gemma 4'],
@@ -32,21 +36,22 @@ const CALL_TOKENS: readonly (readonly [string, string])[] = [
 ];
 
 /**
- * The names of every `<parameter name="…">` and `<arg_key>…</arg_key>` tag in `text`, each once,
- * Claude's tags first, each grammar's in order (none without either opening in it).
+ * The names of every `<parameter name="…">`, `<arg_key>…</arg_key>` and `<parameter=…>` tag in
+ * `text`, each once: Claude's tags first, then GLM's, then Qwen3-Coder's, each grammar's in order.
  */
 export function parameterTags(text: string): string[] {
   const names = new Set<string>();
   if (text.includes('<parameter name="')) for (const match of text.matchAll(PARAMETER_OPEN)) names.add(match[1]!);
   if (text.includes('<arg_key>')) for (const match of text.matchAll(ARG_KEY)) names.add(match[1]!);
+  if (text.includes('<parameter=')) for (const match of text.matchAll(PARAMETER_EQUALS)) names.add(match[1]!);
   return [...names];
 }
 
-/** The tag of `name` as `value` spells it: GLM's where it holds only that, Claude's otherwise. */
+/** The tag of `name` as `value` spells it: Claude's where it holds that (or none), else GLM's, else Qwen3-Coder's. */
 function tagOf(value: string, name: string): string {
   const claude = `<parameter name="${name}">`;
-  const glm = `<arg_key>${name}</arg_key>`;
-  return value.includes(glm) && !value.includes(claude) ? glm : claude;
+  if (value.includes(claude)) return claude;
+  return [`<arg_key>${name}</arg_key>`, `<parameter=${name}>`].find((tag) => value.includes(tag)) ?? claude;
 }
 
 /**
