@@ -355,3 +355,34 @@ describe('key readings, boundary by boundary', () => {
     expect(run('{"a.x":"v"}', object({ a: { type: 'object', allOf: [closed] } }))).toEqual({ value: '{"a.x":"v"}', changes: [], refusals: [] });
   });
 });
+
+describe('the name a key spells, on a fresh import (the tag pattern is a module constant)', () => {
+  const load = async () => {
+    vi.resetModules();
+    return import('../src/coerce/key-readings.js');
+  };
+
+  test('a parameter tag held whole as a key spells the name it tags, spaced any way, its brackets optional', async () => {
+    const { spelledName } = await load();
+    for (const key of ['parameter name="ops"', '<parameter name="ops">', '<parameter name="ops"', 'parameter name="ops">', 'parameter  name = "ops" >', 'parameter\tname=\t"ops"\t>', 'parameter name= "ops"']) {
+      expect(spelledName(key), key).toBe('ops');
+    }
+  });
+
+  test('a key that only holds such a tag among other text, or a malformed one, spells itself', async () => {
+    const { spelledName } = await load();
+    for (const key of ['xparameter name="ops"', 'parameter name="ops">x', 'parameter name="ops">>', 'parametername="ops"', 'parameter name="o<s"', 'parameter name=""', 'parameter nam="ops"', 'ops']) {
+      expect(spelledName(key), key).toBe(key);
+    }
+  });
+
+  test('renameTargets: the declared names a key spells, never the key itself', async () => {
+    const { renameTargets } = await load();
+    const { planFor } = await import('../src/schema/plan.js');
+    const node = planFor({ type: 'object', properties: { ops: { type: 'array' }, filePath: { type: 'string' } } })!;
+    expect(renameTargets(node, 'parameter name="ops"')).toEqual(['ops']);
+    expect(renameTargets(node, 'ops')).toEqual([]);
+    expect(renameTargets(node, 'file.path')).toEqual(['filePath']);
+    expect(renameTargets(node, 'other')).toEqual([]);
+  });
+});

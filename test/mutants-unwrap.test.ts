@@ -306,3 +306,32 @@ describe('unwrap on a fresh import (the wrapper keys and schema keywords are mod
     expect(await freshUnwrap({ properties: { path: 'a' }, '': 'x' })).toBeUndefined();
   });
 });
+
+describe('envelope refusals on a fresh import (the raw-text keys are a module constant)', () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+
+  async function freshWhy(args: unknown): Promise<string | undefined> {
+    const fresh = await import('../src/index.js');
+    const refusal = fresh.coerceArgs(args, read, { lenient: true }).refusals.find((one) => one.path === '');
+    return refusal?.message.split('at the root was left as it is: ')[1];
+  }
+
+  test("each engine's raw-text key holding text is refused, naming the key", async () => {
+    for (const key of ['_raw_arguments', '__raw_arguments', '__raw_arguments__']) {
+      expect(await freshWhy({ [key]: '{"path": "a"' }), key).toBe(
+        `they are the text a serving engine or framework could not parse as JSON, kept under ${JSON.stringify(key)} in place of the arguments (its text may be cut off or malformed); send the arguments again, as one complete JSON object`,
+      );
+    }
+    expect(await freshWhy({ _raw_arguments_: 'x' })).toBeUndefined();
+  });
+
+  test('a wrapper holding no object names what it holds, a boolean and a string among them', async () => {
+    const words = (what: string) => `they are a wrapper ("arguments") holding ${what}, not an object of the tool's parameters; send the arguments alone, as one object with the tool's declared parameters as its keys`;
+    expect(await freshWhy({ arguments: true })).toBe(words('a boolean'));
+    expect(await freshWhy({ arguments: 'ls -la' })).toBe(words('a string'));
+    expect(await freshWhy({ arguments: [] })).toBe(words('an array'));
+    expect(await freshWhy({ arguments: null })).toBe(words('null'));
+  });
+});

@@ -111,6 +111,9 @@ describe("the object model's order", () => {
     ['{"b":{"x":1.5},"1":{"y":2.5}}', nested, false],
     ['{"b":{"x":1.5},"a":{"1":2.5,"0":3}}', nested, true],
     ['{"a":{"b":1.5,"1":2.5}}', nested, false],
+    ['{"2":1.5,"1":2.5,"b":3.5}', map, false],
+    ['{"b":1.5,"4294967295":2.5}', map, true],
+    ['{"b":1.5,"9999999999":2.5}', map, true],
   ])('%s', (text, schema, read) => {
     expect(difference(text, schema, {})).toBe(read ? '' : undefined);
   });
@@ -130,6 +133,24 @@ describe('what it hands on', () => {
     ['a root key the schema does not declare, under unwrap (an envelope is refused with its value)', '{"n": 5.0, "other": 1}', { ...integer, additionalProperties: false }, true],
   ])('%s', (_name, text, schema, lenient) => {
     expect(collect(text, schema, { lenient })).toBeUndefined();
+  });
+
+  test('a container no schema accepts under lenient rules with arrays off (no rule hands it on): handed on all the same', () => {
+    expect(collect('{"n": {"a": 1}}', integer, { lenient: { arrays: false } })).toBeUndefined();
+  });
+
+  test.each([
+    ['a root null without syntax repair', 'null', integer, {}],
+    ['a root string without syntax repair', '"x"', { type: 'string' }, {}],
+    ['a root string with the syntax rule off', '"x"', { type: 'string' }, { lenient: { syntax: false } }],
+    ['a container no schema accepts without lenient rules (nothing to refuse)', '{"n": {}}', integer, {}],
+  ])('read in its one pass: %s', (_name, text, schema, options) => {
+    expect(difference(text, schema, options as CoerceOptions)).toBe('');
+  });
+
+  test("a sink's own error is the caller's, never a hand-off", () => {
+    const sink = { refusal: (): never => { throw new RangeError('the sink is full'); } };
+    expect(() => coerceTextVerdicts('{"n": 5.5}', integer, {}, true, sink)).toThrow('the sink is full');
   });
 
   test("the edits go to the caller's builder as they are found", () => {
