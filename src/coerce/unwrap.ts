@@ -139,6 +139,5 @@ export function envelopeRefusal(value: unknown, root: PlanNode, toolName: string
 function kindOf(held: unknown): string {
   if (held === null) return 'null';
   if (Array.isArray(held)) return 'an array';
-  if (isLosslessNumber(held)) return 'a number';
-  return typeof held === 'string' ? 'a string' : `a ${typeof held}`;
+  return isLosslessNumber(held) ? 'a number' : `a ${typeof held}`;
 }
